@@ -1,0 +1,19 @@
+/** Business constants of SPEC.md section 9, in one place for the server and the site. */
+export const PAGE_SIZE = 6;
+
+export const USERNAME_MAX = 15;
+export const PROFILE_USERNAME_MIN = 3;
+export const PROFILE_PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 128;
+export const EMAIL_MAX = 254;
+export const BIO_MAX = 200;
+export const SOCIAL_LINKS_MAX = 5;
+export const SOCIAL_URL_MAX = 300;
+export const CATEGORY_TITLE_MIN = 2;
+export const CATEGORY_TITLE_MAX = 50;
+export const COMMENT_MIN = 2;
+
+export const IMAGE_CREATE_MAX_BYTES = 7_000_000;
+export const IMAGE_REPLACE_MAX_BYTES = 5_242_880;
+export const PROFILE_PHOTO_MAX_BYTES = 7_000_000;
+export const IMAGE_TYPES = ["jpg", "jpeg", "png", "gif", "jfif"] as const;

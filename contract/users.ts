@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { EMAIL_PATTERN } from "./auth.js";
+import {
+  BIO_MAX,
+  EMAIL_MAX,
+  PASSWORD_MAX,
+  PROFILE_PASSWORD_MIN,
+  PROFILE_USERNAME_MIN,
+  SOCIAL_LINKS_MAX,
+  SOCIAL_URL_MAX,
+  USERNAME_MAX,
+} from "./limits.js";
+import { requiredString } from "./validation.js";
+
+export const SOCIAL_NETWORKS = ["facebook", "linkedin", "github", "whatsapp", "gmail"] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+export const profileMessages = {
+  usernameRequired: "Username is required",
+  usernameTooShort: `Username must be at least ${PROFILE_USERNAME_MIN} characters long`,
+  usernameTooLong: `Username must be at most ${USERNAME_MAX} characters long`,
+  passwordTooShort: `Password must be at least ${PROFILE_PASSWORD_MIN} characters long`,
+  passwordTooLong: `Password must be at most ${PASSWORD_MAX} characters long`,
+  emailRequired: "Email is required",
+  emailInvalid: "Email must be a valid email address",
+  bioRequired: "Bio is required",
+  bioTooLong: `Bio must be at most ${BIO_MAX} characters long`,
+  socialNameRequired: "Required",
+  socialUrlRequired: "Url required",
+  socialTooMany: `At most ${SOCIAL_LINKS_MAX} social links`,
+  socialUrlTooLong: `Url must be at most ${SOCIAL_URL_MAX} characters long`,
+  socialUrlWeb: "Url must start with http:// or https://",
+  socialUrlEmail: "Url must be an email address",
+  socialUrlPhone: "Url must be a phone number",
+} as const;
+
+const WEB_URL = /^https?:\/\/[^\s]+$/i;
+const PHONE = /^\+?[0-9][0-9 ()-]{4,24}$/;
+
+/**
+ * A social link. gmail holds an address and whatsapp a phone number (SPEC.md 3); the others must be
+ * web links, so a `javascript:` or `data:` URL can never reach a page as an href.
+ */
+export const SocialLinkSchema = z
+  .object({
+    name: z.enum(SOCIAL_NETWORKS, { error: profileMessages.socialNameRequired }),
+    url: requiredString(profileMessages.socialUrlRequired).max(
+      SOCIAL_URL_MAX,
+      profileMessages.socialUrlTooLong,
+    ),
+  })
+  .superRefine((link, ctx) => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: "custom", path: ["url"], message });
+    };
+    if (link.name === "gmail") {
+      if (!EMAIL_PATTERN.test(link.url.replace(/^mailto:/i, "")))
+        fail(profileMessages.socialUrlEmail);
+    } else if (link.name === "whatsapp") {
+      if (!PHONE.test(link.url)) fail(profileMessages.socialUrlPhone);
+    } else if (!WEB_URL.test(link.url)) {
+      fail(profileMessages.socialUrlWeb);
+    }
+  });
+export type SocialLink = z.infer<typeof SocialLinkSchema>;
+
+export const ProfileUpdateSchema = z.object({
+  username: requiredString(profileMessages.usernameRequired)
+    .min(PROFILE_USERNAME_MIN, profileMessages.usernameTooShort)
+    .max(USERNAME_MAX, profileMessages.usernameTooLong),
+  email: requiredString(profileMessages.emailRequired)
+    .max(EMAIL_MAX, profileMessages.emailInvalid)
+    .regex(EMAIL_PATTERN, profileMessages.emailInvalid),
+  bio: requiredString(profileMessages.bioRequired).max(BIO_MAX, profileMessages.bioTooLong),
+  // Sent only when filled (SPEC.md 5): an empty string means "keep the current password".
+  password: z
+    .string()
+    .max(PASSWORD_MAX, profileMessages.passwordTooLong)
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || value.length >= PROFILE_PASSWORD_MIN, {
+      message: profileMessages.passwordTooShort,
+    }),
+  socialMedia: z
+    .array(SocialLinkSchema)
+    .max(SOCIAL_LINKS_MAX, profileMessages.socialTooMany)
+    .default([]),
+});
+export type ProfileUpdateInput = z.infer<typeof ProfileUpdateSchema>;

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/** Field name -> first message, the `errors` of a 400 response and of a form. */
+export type FieldErrors = Record<string, string>;
+
+export type Parsed<T> = { ok: true; data: T } | { ok: false; message: string; errors: FieldErrors };
+
+/** Runs a schema and keeps the first message per field, in the order the schema declares them. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): Parsed<z.output<S>> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return { ok: true, data: result.data };
+  const errors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join(".") || "body";
+    errors[field] ??= issue.message;
+  }
+  const message = result.error.issues[0]?.message ?? "Invalid input";
+  return { ok: false, message, errors };
+}
+
+/**
+ * A string field that reports `required` when missing, empty or of another type, so a client
+ * that omits a field sees the same words as one that leaves it blank.
+ */
+export function requiredString(required: string) {
+  return z.string({ error: required }).trim().min(1, required);
+}

@@ -1,0 +1,168 @@
+import {
+  ForgotPasswordSchema,
+  LoginSchema,
+  RegisterSchema,
+  ResetPasswordSchema,
+} from "../../contract/auth.js";
+import type { UsersTable } from "../../db/schema.js";
+import type { CoreDeps } from "../deps.js";
+import { passwordResetMail, verificationMail } from "../mail/templates.js";
+import { presentSignedIn } from "../users/presenters.js";
+import { DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
+import { conflict, forbidden, invalid, unavailable } from "../shared/errors.js";
+import { isId, newId } from "../shared/ids.js";
+import { validate } from "../shared/validate.js";
+import { hashPassword, verifyPassword } from "./passwords.js";
+import { createSession, revokeSession, revokeUserSessions } from "./sessions.js";
+import { consumeToken, isTokenLive, issueToken } from "./verification-tokens.js";
+
+export const EMAIL_TOKEN_TTL_MS = DAY_MS;
+export const RESET_TOKEN_TTL_MS = HOUR_MS;
+
+export const authMessages = {
+  registered: "We sent you an email, please verify your email address",
+  emailTaken: "User already exists",
+  badCredentials: "Invalid email or password",
+  verified: "Your email address has been successfully verified",
+  invalidLink: "Invalid link",
+  validLink: "Valid url",
+  resetLinkSent: "Password reset link sent to your email, please check your inbox",
+  passwordReset: "Password reset successfully, please log in",
+  mailFailed: "We could not send the e-mail just now. Please try again in a few minutes.",
+} as const;
+
+export const emailKeyOf = (email: string) => email.trim().toLowerCase();
+
+export function findUserByEmail(deps: Pick<CoreDeps, "db">, email: string) {
+  return deps.db
+    .selectFrom("users")
+    .selectAll()
+    .where("email_key", "=", emailKeyOf(email))
+    .executeTakeFirst();
+}
+
+async function sendVerificationMail(deps: CoreDeps, user: UsersTable) {
+  const token = await issueToken(deps, user.id, "email", EMAIL_TOKEN_TTL_MS);
+  const link = `${deps.site.publicUrl}/api/auth/${user.id}/verify/${token}`;
+  await deps.mailer.send(verificationMail(user.email, user.username, link, deps.site.title));
+}
+
+export interface NewUser {
+  username: string;
+  email: string;
+  password: string;
+  isAdmin?: boolean;
+  isVerified?: boolean;
+}
+
+/** Inserts a user; answers 409 when the address is taken, even when two sign-ups race. */
+export async function createUser(deps: CoreDeps, input: NewUser): Promise<UsersTable> {
+  if (await findUserByEmail(deps, input.email)) throw conflict(authMessages.emailTaken);
+  const now = iso(deps.clock());
+  const user: UsersTable = {
+    id: newId(),
+    username: input.username,
+    email: input.email.trim(),
+    email_key: emailKeyOf(input.email),
+    password_hash: await hashPassword(input.password),
+    bio: "",
+    is_admin: input.isAdmin ? 1 : 0,
+    is_verified: input.isVerified ? 1 : 0,
+    photo_key: null,
+    social_media: "[]",
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await deps.db.insertInto("users").values(user).execute();
+  } catch (error) {
+    if (await findUserByEmail(deps, user.email)) throw conflict(authMessages.emailTaken);
+    throw error;
+  }
+  return user;
+}
+
+/** Sign-up. Extra fields such as isAdmin are ignored: the schema keeps only what a user may set. */
+export async function register(deps: CoreDeps, body: unknown) {
+  const input = validate(RegisterSchema, body);
+  const user = await createUser(deps, input);
+  try {
+    await sendVerificationMail(deps, user);
+  } catch {
+    // No half-registered account: without the mail nobody could finish it, so undo and say so.
+    await deps.db.deleteFrom("users").where("id", "=", user.id).execute();
+    throw unavailable(authMessages.mailFailed);
+  }
+  return { message: authMessages.registered };
+}
+
+export async function verifyEmail(deps: CoreDeps, userId: string, token: string) {
+  if (!isId(userId) || !(await consumeToken(deps, userId, "email", token))) {
+    throw invalid(authMessages.invalidLink);
+  }
+  await deps.db
+    .updateTable("users")
+    .set({ is_verified: 1, updated_at: iso(deps.clock()) })
+    .where("id", "=", userId)
+    .execute();
+  return { message: authMessages.verified };
+}
+
+export async function login(deps: CoreDeps, body: unknown) {
+  const input = validate(LoginSchema, body);
+  const user = await findUserByEmail(deps, input.email);
+  const passwordOk = await verifyPassword(user?.password_hash ?? null, input.password);
+  if (!user || !passwordOk) throw invalid(authMessages.badCredentials);
+  if (user.is_verified !== 1) {
+    await sendVerificationMail(deps, user).catch(() => {
+      throw unavailable(authMessages.mailFailed);
+    });
+    throw forbidden(authMessages.registered);
+  }
+  const token = await createSession(deps.db, user.id, deps.clock());
+  return presentSignedIn(deps, user, token);
+}
+
+export const logout = (deps: CoreDeps, sessionId: string) => revokeSession(deps.db, sessionId);
+
+/** The same answer whether or not the address has an account. */
+export async function sendPasswordResetLink(deps: CoreDeps, body: unknown) {
+  const input = validate(ForgotPasswordSchema, body);
+  const user = await findUserByEmail(deps, input.email);
+  if (user) {
+    const token = await issueToken(deps, user.id, "password", RESET_TOKEN_TTL_MS);
+    const link = `${deps.site.publicUrl}/reset-password/${user.id}/${token}`;
+    await deps.mailer
+      .send(passwordResetMail(user.email, user.username, link, deps.site.title))
+      .catch(() => {
+        throw unavailable(authMessages.mailFailed);
+      });
+  }
+  return { message: authMessages.resetLinkSent };
+}
+
+export async function checkPasswordResetLink(deps: CoreDeps, userId: string, token: string) {
+  if (!isId(userId) || !(await isTokenLive(deps, userId, "password", token))) {
+    throw invalid(authMessages.invalidLink);
+  }
+  return { message: authMessages.validLink };
+}
+
+/** Sets the new password, ends every session of the account, and counts the mailbox as verified. */
+export async function resetPassword(deps: CoreDeps, userId: string, token: string, body: unknown) {
+  const { password } = validate(ResetPasswordSchema, body);
+  if (!isId(userId) || !(await consumeToken(deps, userId, "password", token))) {
+    throw invalid(authMessages.invalidLink);
+  }
+  await deps.db
+    .updateTable("users")
+    .set({
+      password_hash: await hashPassword(password),
+      is_verified: 1,
+      updated_at: iso(deps.clock()),
+    })
+    .where("id", "=", userId)
+    .execute();
+  await revokeUserSessions(deps.db, userId);
+  return { message: authMessages.passwordReset };
+}

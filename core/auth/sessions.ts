@@ -1,0 +1,61 @@
+import type { Kysely } from "kysely";
+import type { Database, UsersTable } from "../../db/schema.js";
+import { addMs, DAY_MS, iso } from "../shared/clock.js";
+import { newId } from "../shared/ids.js";
+import { hashToken, randomToken } from "./tokens.js";
+
+export const SESSION_TTL_MS = 30 * DAY_MS;
+
+export interface SessionUser {
+  sessionId: string;
+  user: UsersTable;
+}
+
+export async function createSession(db: Kysely<Database>, userId: string, now: Date) {
+  const token = randomToken();
+  await db
+    .insertInto("sessions")
+    .values({
+      id: newId(),
+      user_id: userId,
+      token_hash: hashToken(token),
+      created_at: iso(now),
+      expires_at: iso(addMs(now, SESSION_TTL_MS)),
+    })
+    .execute();
+  return token;
+}
+
+/** The live session behind a bearer token, with its user read fresh (the admin flag included). */
+export async function findSessionUser(
+  db: Kysely<Database>,
+  token: string,
+  now: Date,
+): Promise<SessionUser | undefined> {
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .selectAll("users")
+    .select("sessions.id as session_id")
+    .where("sessions.token_hash", "=", hashToken(token))
+    .where("sessions.expires_at", ">", iso(now))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { session_id: sessionId, ...user } = row;
+  return { sessionId, user };
+}
+
+export async function revokeSession(db: Kysely<Database>, sessionId: string) {
+  await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
+}
+
+/** Ends every session of a user but, optionally, the one making the change. */
+export async function revokeUserSessions(
+  db: Kysely<Database>,
+  userId: string,
+  keepSessionId?: string,
+) {
+  let query = db.deleteFrom("sessions").where("user_id", "=", userId);
+  if (keepSessionId) query = query.where("id", "!=", keepSessionId);
+  await query.execute();
+}

@@ -1,0 +1,19 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+import type { Mailer } from "./mail/mailer.js";
+import type { Storage } from "./media/storage.js";
+import type { Clock } from "./shared/clock.js";
+
+/** Everything the domain services need from the outside world, wired once by the host. */
+export interface CoreDeps {
+  db: Kysely<Database>;
+  mailer: Mailer;
+  storage: Storage;
+  clock: Clock;
+  site: {
+    title: string;
+    /** Absolute base of links in mail, e.g. https://blog.example.com */
+    publicUrl: string;
+    defaultAvatarUrl: string;
+  };
+}

@@ -1,0 +1,37 @@
+import type { FieldErrors } from "../../contract/validation.js";
+
+/** What went wrong, in domain terms; the HTTP host maps each kind to a status once. */
+export type ErrorKind =
+  | "invalid"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "too_large"
+  | "unsupported"
+  | "unavailable";
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly errors?: FieldErrors,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export const invalid = (message: string, errors?: FieldErrors) =>
+  new DomainError("invalid", message, errors);
+export const unauthenticated = (message = "Please log in") =>
+  new DomainError("unauthenticated", message);
+export const forbidden = (message = "You are not allowed to do this") =>
+  new DomainError("forbidden", message);
+export const notFound = (message: string) => new DomainError("not_found", message);
+export const conflict = (message: string) => new DomainError("conflict", message);
+export const tooLarge = (message = "File size is too large") =>
+  new DomainError("too_large", message);
+export const unsupported = (message = "Unsupported File Format") =>
+  new DomainError("unsupported", message);
+export const unavailable = (message: string) => new DomainError("unavailable", message);

@@ -1,0 +1,156 @@
+import { ProfileUpdateSchema } from "../../contract/users.js";
+import { hashPassword } from "../auth/passwords.js";
+import { revokeUserSessions } from "../auth/sessions.js";
+import { emailKeyOf, findUserByEmail } from "../auth/auth-service.js";
+import type { CoreDeps } from "../deps.js";
+import { deleteImages, storeImage } from "../media/images.js";
+import { iso } from "../shared/clock.js";
+import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
+import { isId } from "../shared/ids.js";
+import { validate } from "../shared/validate.js";
+import { canDeleteUser, canEditProfile, canSeeEmail, type Actor } from "./policies.js";
+import { presentProfile, presentUserForAdmin, profilePhotoOf } from "./presenters.js";
+
+export const userMessages = {
+  notFound: "User not found",
+  emailTaken: "Email is already in use",
+  lastAdmin: "The last admin account cannot be deleted",
+  photoUploaded: "Your profile photo uploaded successfully",
+  deleted: "Your profile has been deleted",
+  deletedByAdmin: "User has been deleted",
+  adminsOnly: "Only admins may do this",
+} as const;
+
+export function assertAdmin(actor: Actor) {
+  if (!actor.isAdmin) throw forbidden(userMessages.adminsOnly);
+}
+
+export async function findUser(deps: Pick<CoreDeps, "db">, id: string) {
+  if (!isId(id)) return undefined;
+  return deps.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+async function requireUser(deps: CoreDeps, id: string) {
+  const user = await findUser(deps, id);
+  if (!user) throw notFound(userMessages.notFound);
+  return user;
+}
+
+export async function listUsers(deps: CoreDeps, actor: Actor) {
+  assertAdmin(actor);
+  const users = await deps.db
+    .selectFrom("users")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return users.map((user) => presentUserForAdmin(deps, user));
+}
+
+export async function countUsers(deps: CoreDeps, actor: Actor) {
+  assertAdmin(actor);
+  const row = await deps.db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirstOrThrow();
+  return { userCount: Number(row.count) };
+}
+
+/** A public profile; the e-mail only for its owner and admins. */
+export async function getProfile(
+  deps: CoreDeps,
+  actor: Actor | undefined,
+  id: string,
+  posts: (userId: string) => Promise<unknown[]> = () => Promise.resolve([]),
+) {
+  const user = await requireUser(deps, id);
+  return presentProfile(deps, user, {
+    withEmail: canSeeEmail(actor, user.id),
+    posts: await posts(user.id),
+  });
+}
+
+/**
+ * Edits a profile. A new password ends the owner's other sessions; the one making the change
+ * stays signed in.
+ */
+export async function updateProfile(
+  deps: CoreDeps,
+  actor: Actor,
+  sessionId: string,
+  id: string,
+  body: unknown,
+) {
+  const user = await requireUser(deps, id);
+  if (!canEditProfile(actor, user.id)) throw forbidden("You can only edit your own profile");
+  const input = validate(ProfileUpdateSchema, body);
+  const emailKey = emailKeyOf(input.email);
+  if (emailKey !== user.email_key && (await findUserByEmail(deps, input.email))) {
+    throw conflict(userMessages.emailTaken);
+  }
+  const changes = {
+    username: input.username,
+    email: input.email,
+    email_key: emailKey,
+    bio: input.bio,
+    social_media: JSON.stringify(input.socialMedia),
+    updated_at: iso(deps.clock()),
+    ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
+  };
+  try {
+    await deps.db.updateTable("users").set(changes).where("id", "=", user.id).execute();
+  } catch (error) {
+    const owner = await findUserByEmail(deps, input.email);
+    if (owner && owner.id !== user.id) throw conflict(userMessages.emailTaken);
+    throw error;
+  }
+  if (input.password) await revokeUserSessions(deps.db, user.id, sessionId);
+  return presentProfile(deps, { ...user, ...changes }, { withEmail: true, posts: [] });
+}
+
+/** Stores a new photo for the signed-in user and removes the files of the old one. */
+export async function setProfilePhoto(deps: CoreDeps, actor: Actor, bytes: Buffer | undefined) {
+  if (!bytes || bytes.length === 0) throw invalid("image is required");
+  const user = await requireUser(deps, actor.id);
+  const photoKey = await storeImage(deps.storage, bytes);
+  const updated = await deps.db
+    .updateTable("users")
+    .set({ photo_key: photoKey, updated_at: iso(deps.clock()) })
+    .where("id", "=", user.id)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) {
+    // The account went while the photo was being processed: keep no file for it.
+    await deleteImages(deps.storage, [photoKey]);
+    throw notFound(userMessages.notFound);
+  }
+  await deleteImages(deps.storage, [user.photo_key]);
+  return { profilePhoto: profilePhotoOf(deps, photoKey), message: userMessages.photoUploaded };
+}
+
+/**
+ * Deletes an account with everything it owns: posts (with their comments, likes and images), its
+ * comments, likes, sessions, tokens (all by foreign-key cascade) and its photo.
+ */
+export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
+  const user = await requireUser(deps, id);
+  if (!canDeleteUser(actor, user.id)) throw forbidden("You can only delete your own profile");
+  const imageKeys = await deps.db.transaction().execute(async (trx) => {
+    if (user.is_admin === 1) {
+      const admins = await trx
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number | string>().as("count"))
+        .where("is_admin", "=", 1)
+        .executeTakeFirstOrThrow();
+      if (Number(admins.count) <= 1) throw invalid(userMessages.lastAdmin);
+    }
+    const posts = await trx
+      .selectFrom("posts")
+      .select("image_key")
+      .where("user_id", "=", user.id)
+      .execute();
+    await trx.deleteFrom("users").where("id", "=", user.id).execute();
+    return [user.photo_key, ...posts.map((post) => post.image_key)];
+  });
+  await deleteImages(deps.storage, imageKeys);
+  return { message: actor.id === user.id ? userMessages.deleted : userMessages.deletedByAdmin };
+}

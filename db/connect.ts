@@ -1,0 +1,50 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from "kysely";
+import pg from "pg";
+import { initial } from "./migrations/001-initial.js";
+import type { Database } from "./schema.js";
+
+export type Engine = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://...`; when absent, SQLite at `<dataDir>/blog.db`. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}
+
+const migrations: MigrationProvider = {
+  getMigrations: () => Promise.resolve({ "001-initial": initial }),
+};
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: "postgres", close: () => db.destroy() };
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(options.dataDir, "blog.db"));
+  sqlite.pragma("journal_mode = WAL");
+  // NORMAL in WAL mode keeps every commit across a process crash; only a power loss can drop
+  // the last transactions, which is the trade every embedded deployment of SQLite makes.
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, engine: "sqlite", close: () => db.destroy() };
+}
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrations });
+  const { error } = await migrator.migrateToLatest();
+  if (error instanceof Error) throw error;
+  if (error !== undefined) throw new Error("Database migration failed");
+}

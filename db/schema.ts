@@ -1,0 +1,85 @@
+/**
+ * Row types of every table. Times are ISO-8601 UTC strings (they sort as text on both engines);
+ * flags are 0/1 integers, the one boolean both SQLite and PostgreSQL return alike.
+ */
+export interface UsersTable {
+  id: string;
+  username: string;
+  email: string;
+  /** Lowercased e-mail: the unique key, so addresses are unique regardless of case. */
+  email_key: string;
+  password_hash: string;
+  bio: string;
+  is_admin: number;
+  is_verified: number;
+  /** Storage key of the profile photo; null shows the default avatar. */
+  photo_key: string | null;
+  /** JSON array of {name, url}. */
+  social_media: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export type TokenKind = "email" | "password";
+
+export interface VerificationTokensTable {
+  id: string;
+  user_id: string;
+  kind: TokenKind;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface CategoriesTable {
+  id: string;
+  title: string;
+  title_key: string;
+  created_at: string;
+}
+
+export interface PostsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  description: string;
+  /** A category title, kept when the category is deleted (DESIGN.md 4). */
+  category: string;
+  image_key: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LikesTable {
+  user_id: string;
+  post_id: string;
+  created_at: string;
+}
+
+export interface CommentsTable {
+  id: string;
+  post_id: string;
+  user_id: string;
+  text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  verification_tokens: VerificationTokensTable;
+  categories: CategoriesTable;
+  posts: PostsTable;
+  likes: LikesTable;
+  comments: CommentsTable;
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from "fastify";
+import { PROFILE_PHOTO_MAX_BYTES } from "../../../contract/limits.js";
+import type { CoreDeps } from "../../../core/deps.js";
+import {
+  countUsers,
+  deleteUser,
+  getProfile,
+  listUsers,
+  setProfilePhoto,
+  updateProfile,
+} from "../../../core/users/users-service.js";
+import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
+import { readImageForm } from "../../plugins/uploads.js";
+import { limits } from "../rate-limits.js";
+
+type IdParams = { Params: { id: string } };
+
+export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
+  app.get("/api/users/count", async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return countUsers(deps, actor);
+  });
+
+  app.get("/api/users/profile", async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return listUsers(deps, actor);
+  });
+
+  app.get<IdParams>("/api/users/profile/:id", async (request) => {
+    const signed = await optionalSignedIn(deps, request);
+    return getProfile(deps, signed?.actor, request.params.id);
+  });
+
+  app.put<IdParams>("/api/users/profile/:id", async (request) => {
+    const { actor, session } = await requireSignedIn(deps, request);
+    return updateProfile(deps, actor, session.sessionId, request.params.id, request.body);
+  });
+
+  app.post("/api/users/profile/profile-photo", { config: limits.upload }, async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    const { image } = await readImageForm(request, PROFILE_PHOTO_MAX_BYTES);
+    return setProfilePhoto(deps, actor, image);
+  });
+
+  app.delete<IdParams>("/api/users/profile/:id", async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return deleteUser(deps, actor, request.params.id);
+  });
+}

@@ -1,0 +1,158 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Writable } from "node:stream";
+import zlib from "node:zlib";
+import compress from "@fastify/compress";
+import helmet from "@fastify/helmet";
+import multipart from "@fastify/multipart";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
+import type { CoreDeps } from "../core/deps.js";
+import { createMailer } from "../core/mail/mailer.js";
+import { createLocalStorage } from "../core/media/storage.js";
+import { systemClock, type Clock } from "../core/shared/clock.js";
+import { ensureAdmin, type AdminCredentials } from "../core/users/bootstrap-admin.js";
+import { migrateToLatest, openDatabase, type DatabaseHandle } from "../db/connect.js";
+import { authRoutes } from "./api/auth/routes.js";
+import { healthRoutes } from "./api/health/routes.js";
+import { passwordRoutes } from "./api/password/routes.js";
+import { userRoutes } from "./api/users/routes.js";
+import type { Config } from "./config.js";
+import { registerErrorHandling } from "./plugins/errors.js";
+import { requestSerializer } from "./plugins/logging.js";
+
+// server/app.ts runs from the source tree (tests, dev) or from dist/server/app.js (start).
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, path.basename(path.dirname(HERE)) === "dist" ? "../.." : "..");
+const PUBLIC_DIR = path.join(ROOT, "public");
+
+export interface AppOptions {
+  /** Where log lines go (tests read them); stdout by default. */
+  logStream?: Writable;
+  clock?: Clock;
+  /** Told once when start-up creates an admin with a generated password. */
+  onAdminCreated?: (credentials: AdminCredentials) => void;
+}
+
+export interface App {
+  server: FastifyInstance;
+  deps: CoreDeps;
+  database: DatabaseHandle;
+}
+
+/** Builds the whole host: database (migrated), adapters, plugins and routes. Does not listen. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const server = Fastify({
+    logger: {
+      level: config.logLevel,
+      serializers: { req: requestSerializer },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    bodyLimit: 1_048_576,
+    // Ids and tokens live in paths; keep them whole and case as sent.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  server.addHook("onClose", () => database.close());
+  await migrateToLatest(database.db);
+
+  const deps: CoreDeps = {
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    storage: createLocalStorage(
+      path.join(config.dataDir, "uploads"),
+      `${config.publicUrl}/uploads`,
+    ),
+    mailer: createMailer({
+      smtpUrl: config.mail.smtpUrl,
+      from: config.mail.from,
+      outboxDir: path.join(config.dataDir, "mail"),
+      onOutbox: (file, message) => {
+        server.log.info({ file, link: message.link }, "mail written to the outbox");
+      },
+    }),
+    site: {
+      title: config.site.title,
+      publicUrl: config.publicUrl,
+      defaultAvatarUrl: `${config.publicUrl}/images/default-avatar.svg`,
+    },
+  };
+
+  const created = await ensureAdmin(deps, config.admin);
+  if (created) options.onAdminCreated?.(created);
+
+  const https = config.publicUrl.startsWith("https:");
+  await server.register(helmet, {
+    // Over plain HTTP (a laptop, a private network) these two would break the site.
+    hsts: https,
+    contentSecurityPolicy: {
+      directives: {
+        upgradeInsecureRequests: https ? [] : null,
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        imgSrc: ["'self'", "data:"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    // Images are meant to be shown by other sites and apps too.
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+  await server.register(compress, {
+    encodings: ["br", "gzip"],
+    // Quality 4 compresses dynamic JSON and HTML nearly as well as 11 at a fraction of the CPU.
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+  await server.register(multipart);
+
+  if (config.rateLimits) {
+    const redis = config.redisUrl ? new Redis(config.redisUrl) : undefined;
+    if (redis) {
+      server.addHook("onClose", async () => {
+        await redis.quit();
+      });
+    }
+    await server.register(rateLimit, {
+      global: false,
+      ...(redis ? { redis } : {}),
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        message: `Too many requests, please try again in ${context.after}`,
+      }),
+    });
+  }
+
+  const uploadsDir = path.join(config.dataDir, "uploads");
+  mkdirSync(uploadsDir, { recursive: true });
+  await server.register(fastifyStatic, {
+    root: uploadsDir,
+    prefix: "/uploads/",
+    // Every stored file has a fresh name, so it never changes.
+    immutable: true,
+    maxAge: "365d",
+    index: false,
+  });
+  await server.register(fastifyStatic, {
+    root: PUBLIC_DIR,
+    prefix: "/",
+    decorateReply: false,
+    wildcard: false,
+    maxAge: "1d",
+    index: false,
+  });
+
+  registerErrorHandling(server);
+  healthRoutes(server, deps);
+  authRoutes(server, deps);
+  passwordRoutes(server, deps);
+  userRoutes(server, deps);
+
+  return { server, deps, database };
+}

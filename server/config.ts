@@ -1,0 +1,140 @@
+import path from "node:path";
+import { z } from "zod";
+import { EMAIL_PATTERN, STRONG_PASSWORD_PATTERN } from "../contract/auth.js";
+
+// An empty variable counts as unset, so `FOO=` in a unit file falls back to the default.
+const blankAsUnset = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const optional = z.preprocess(blankAsUnset, z.string().trim().optional());
+const text = (fallback: string) => z.preprocess(blankAsUnset, z.string().trim().default(fallback));
+
+function url(protocols: readonly string[], example: string) {
+  return optional.refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL like ${example}` },
+  );
+}
+
+const EnvSchema = z.object({
+  PORT: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^\d{1,5}$/, "must be a whole number between 0 and 65535")
+      .transform(Number)
+      .refine((port) => port <= 65535, "must be a whole number between 0 and 65535")
+      .default(3000),
+  ),
+  HOST: text("0.0.0.0"),
+  DATA_DIR: text("./data"),
+  DATABASE_URL: url(["postgres:", "postgresql:"], "postgres://user:password@host:5432/blog"),
+  PUBLIC_URL: url(["http:", "https:"], "https://blog.example.com"),
+  ADMIN_EMAIL: optional.refine((v) => v === undefined || EMAIL_PATTERN.test(v), {
+    message: "must be an e-mail address",
+  }),
+  ADMIN_PASSWORD: optional.refine((v) => v === undefined || STRONG_PASSWORD_PATTERN.test(v), {
+    message:
+      "must have 8 characters, one uppercase, one lowercase, one number and one special character (!+@#$%^&*)",
+  }),
+  SMTP_URL: url(["smtp:", "smtps:"], "smtp://user:password@smtp.example.com:587"),
+  MAIL_FROM: optional,
+  RATE_LIMITS: z.preprocess(
+    blankAsUnset,
+    z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  ),
+  REDIS_URL: url(["redis:", "rediss:"], "redis://127.0.0.1:6379"),
+  S3_ENDPOINT: optional,
+  S3_BUCKET: optional,
+  S3_REGION: optional,
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  S3_PUBLIC_URL: optional,
+  SITE_TITLE: text("Blog"),
+  SITE_CONTACT_PHONE: text("+1 555 0100"),
+  SITE_CONTACT_EMAIL: text("hello@example.com"),
+  SITE_WELCOME: text(
+    "Welcome to my blog. Here I write about what I build, what I read and what I learn along the way.",
+  ),
+  LOG_LEVEL: z.preprocess(
+    blankAsUnset,
+    z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        error: "must be one of fatal, error, warn, info, debug, trace, silent",
+      })
+      .default("info"),
+  ),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  admin: { email: string | undefined; password: string | undefined };
+  mail: { smtpUrl: string | undefined; from: string };
+  rateLimits: boolean;
+  redisUrl: string | undefined;
+  site: { title: string; contactPhone: string; contactEmail: string; welcome: string };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads the environment once; a wrong value stops start-up with the variable's name. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL) {
+    problems.push("ADMIN_EMAIL: must be set when ADMIN_PASSWORD is set");
+  }
+  const s3 = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
+  if (s3.some((value) => value !== undefined)) {
+    problems.push(
+      "S3_BUCKET: S3 storage is not available in this version; unset the S3_* variables",
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${String(e.PORT)}`).replace(/\/+$/, "");
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `"${e.SITE_TITLE}" <no-reply@${new URL(publicUrl).hostname}>`,
+    },
+    rateLimits: e.RATE_LIMITS === "on",
+    redisUrl: e.REDIS_URL,
+    site: {
+      title: e.SITE_TITLE,
+      contactPhone: e.SITE_CONTACT_PHONE,
+      contactEmail: e.SITE_CONTACT_EMAIL,
+      welcome: e.SITE_WELCOME,
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+}

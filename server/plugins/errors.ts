@@ -1,0 +1,49 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { DomainError, type ErrorKind } from "../../core/shared/errors.js";
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported: 415,
+  unavailable: 503,
+};
+
+const isFastifyError = (error: unknown): error is FastifyError =>
+  error instanceof Error && "statusCode" in error && typeof error.statusCode === "number";
+
+/** A thrown value that carries its own 4xx (Fastify's parsers, the rate limiter). */
+function clientErrorOf(error: unknown): { status: number; message: string } | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { statusCode, message } = error as { statusCode?: unknown; message?: unknown };
+  if (typeof statusCode !== "number" || statusCode < 400 || statusCode >= 500) return undefined;
+  return { status: statusCode, message: typeof message === "string" ? message : "Bad request" };
+}
+
+/** One envelope for every error: `{message}` plus `errors` for validation; nothing internal. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof DomainError) {
+      const body = error.errors
+        ? { message: error.message, errors: error.errors }
+        : { message: error.message };
+      return reply.status(STATUS[error.kind]).send(body);
+    }
+    if (isFastifyError(error) && error.code === "FST_REQ_FILE_TOO_LARGE") {
+      return reply.status(413).send({ message: "File size is too large" });
+    }
+    const client = clientErrorOf(error);
+    if (client) return reply.status(client.status).send({ message: client.message });
+    request.log.error({ err: error }, "request failed");
+    return reply.status(500).send({ message: "Something went wrong, please try again later" });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send({ message: `Not found: ${request.method} ${request.url.split("?")[0] ?? ""}` }),
+  );
+}
