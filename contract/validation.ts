@@ -7,7 +7,12 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; message: string; er
 
 /** Runs a schema and keeps the first message per field, in the order the schema declares them. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): Parsed<z.output<S>> {
-  const result = schema.safeParse(input ?? {});
+  const body = input ?? {};
+  if (typeof body !== "object" || Array.isArray(body)) {
+    const message = "The request body must be a JSON object";
+    return { ok: false, message, errors: { body: message } };
+  }
+  const result = schema.safeParse(body);
   if (result.success) return { ok: true, data: result.data };
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {

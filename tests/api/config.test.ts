@@ -1,0 +1,127 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../server/config.js";
+import { client } from "../support/http.js";
+import { freePort } from "../support/test-server.js";
+
+function problemsOf(env: Record<string, string>) {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("loadConfig", () => {
+  it.each([
+    [{ PORT: "http" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ PORT: "-1" }, "PORT"],
+    [{ DATABASE_URL: "mysql://localhost/blog" }, "DATABASE_URL"],
+    [{ PUBLIC_URL: "blog.example.com" }, "PUBLIC_URL"],
+    [{ PUBLIC_URL: "javascript:alert(1)" }, "PUBLIC_URL"],
+    [{ RATE_LIMITS: "maybe" }, "RATE_LIMITS"],
+    [{ REDIS_URL: "localhost:6379" }, "REDIS_URL"],
+    [{ SMTP_URL: "mail.example.com" }, "SMTP_URL"],
+    [{ ADMIN_EMAIL: "root" }, "ADMIN_EMAIL"],
+    [{ ADMIN_EMAIL: "a@b.co", ADMIN_PASSWORD: "password" }, "ADMIN_PASSWORD"],
+    [{ ADMIN_PASSWORD: "Str0ng!pass" }, "ADMIN_EMAIL"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ S3_BUCKET: "images" }, "S3_BUCKET"],
+  ])("refuses %j naming %s", (env, variable) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${variable}: `));
+  });
+
+  it("has working defaults, and treats empty values as unset", () => {
+    const config = loadConfig({ PORT: "", HOST: "", RATE_LIMITS: "" });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      publicUrl: "http://localhost:3000",
+      databaseUrl: undefined,
+      rateLimits: true,
+    });
+    expect(config.dataDir).toBe(path.resolve("data"));
+    expect(loadConfig({ PUBLIC_URL: "https://blog.example.com/" }).publicUrl).toBe(
+      "https://blog.example.com",
+    );
+  });
+});
+
+const children: ReturnType<typeof spawn>[] = [];
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the real entry point, as `npm start` does but from the sources. */
+function run(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const listening = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", () => {
+      if (stdout.includes("Server listening")) resolve();
+    });
+    void exited.then((code) => reject(new Error(`exited ${String(code)}: ${stderr}`)));
+  });
+  listening.catch(() => undefined); // awaited only by the tests that expect it to start
+  return { child, exited, listening, output: () => ({ stdout, stderr }) };
+}
+
+describe("the server process", () => {
+  it("stops on a wrong value with a message naming the variable", async () => {
+    const server = run({ PORT: "seventy", DATABASE_URL: "mysql://x" });
+    expect(await server.exited).toBe(1);
+    const { stderr } = server.output();
+    expect(stderr).toContain("Invalid configuration");
+    expect(stderr).toContain("PORT: must be a whole number");
+    expect(stderr).toContain("DATABASE_URL: must be a URL like postgres://");
+  });
+
+  it("creates and prints a first admin once, and keeps sessions across a restart", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "blog-process-"));
+    dirs.push(dataDir);
+    const port = String(await freePort());
+    const env = { DATA_DIR: dataDir, PORT: port, HOST: "127.0.0.1" };
+    const api = client(`http://127.0.0.1:${port}`);
+
+    const first = run(env);
+    await first.listening;
+    const printed = /e-mail: +(\S+)\n +password: +(\S+)/.exec(first.output().stdout);
+    expect(printed).not.toBeNull();
+    const [, email = "", password = ""] = printed ?? [];
+    const login = await api.post<{ token: string; isAdmin: boolean }>("/api/auth/login", {
+      email,
+      password,
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.isAdmin).toBe(true);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    const second = run(env);
+    await second.listening;
+    expect(second.output().stdout).not.toContain("Created the first admin");
+    const count = await api.get("/api/users/count", { token: login.body.token });
+    expect(count.status).toBe(200);
+    expect(count.body).toEqual({ userCount: 1 });
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  });
+});
