@@ -17,3 +17,7 @@ export const IMAGE_CREATE_MAX_BYTES = 7_000_000;
 export const IMAGE_REPLACE_MAX_BYTES = 5_242_880;
 export const PROFILE_PHOTO_MAX_BYTES = 7_000_000;
 export const IMAGE_TYPES = ["jpg", "jpeg", "png", "gif", "jfif"] as const;
+
+export const POST_TITLE_MAX = 200;
+export const POST_DESCRIPTION_MAX = 20_000;
+export const COMMENT_MAX = 2_000;

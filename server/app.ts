@@ -17,8 +17,11 @@ import { systemClock, type Clock } from "../core/shared/clock.js";
 import { ensureAdmin, type AdminCredentials } from "../core/users/bootstrap-admin.js";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "../db/connect.js";
 import { authRoutes } from "./api/auth/routes.js";
+import { categoryRoutes } from "./api/categories/routes.js";
+import { commentRoutes } from "./api/comments/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
+import { postRoutes } from "./api/posts/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import type { Config } from "./config.js";
 import { registerErrorHandling } from "./plugins/errors.js";
@@ -153,6 +156,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   authRoutes(server, deps);
   passwordRoutes(server, deps);
   userRoutes(server, deps);
+  postRoutes(server, deps);
+  commentRoutes(server, deps);
+  categoryRoutes(server, deps);
 
   return { server, deps, database };
 }

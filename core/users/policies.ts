@@ -1,3 +1,4 @@
+import { forbidden } from "../shared/errors.js";
 import type { UsersTable } from "../../db/schema.js";
 
 /** The signed-in person asking for something. */
@@ -14,3 +15,8 @@ export const canDeleteUser = (actor: Actor, userId: string) => actor.id === user
 
 export const canSeeEmail = (actor: Actor | undefined, userId: string) =>
   actor !== undefined && (actor.id === userId || actor.isAdmin);
+
+/** Throws 403 unless the actor is an admin: the admin dashboard's calls. */
+export function assertAdmin(actor: Actor) {
+  if (!actor.isAdmin) throw forbidden("Only admins may do this");
+}

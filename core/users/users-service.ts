@@ -8,7 +8,8 @@ import { iso } from "../shared/clock.js";
 import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
-import { canDeleteUser, canEditProfile, canSeeEmail, type Actor } from "./policies.js";
+import { assertAdmin, canDeleteUser, canEditProfile, canSeeEmail, type Actor } from "./policies.js";
+import { listPosts } from "../posts/posts-service.js";
 import { presentProfile, presentUserForAdmin, profilePhotoOf } from "./presenters.js";
 
 export const userMessages = {
@@ -18,12 +19,7 @@ export const userMessages = {
   photoUploaded: "Your profile photo uploaded successfully",
   deleted: "Your profile has been deleted",
   deletedByAdmin: "User has been deleted",
-  adminsOnly: "Only admins may do this",
 } as const;
-
-export function assertAdmin(actor: Actor) {
-  if (!actor.isAdmin) throw forbidden(userMessages.adminsOnly);
-}
 
 export async function findUser(deps: Pick<CoreDeps, "db">, id: string) {
   if (!isId(id)) return undefined;
@@ -57,17 +53,18 @@ export async function countUsers(deps: CoreDeps, actor: Actor) {
 }
 
 /** A public profile; the e-mail only for its owner and admins. */
-export async function getProfile(
-  deps: CoreDeps,
-  actor: Actor | undefined,
-  id: string,
-  posts: (userId: string) => Promise<unknown[]> = () => Promise.resolve([]),
-) {
+export async function getProfile(deps: CoreDeps, actor: Actor | undefined, id: string) {
   const user = await requireUser(deps, id);
   return presentProfile(deps, user, {
     withEmail: canSeeEmail(actor, user.id),
-    posts: await posts(user.id),
+    posts: await listPosts(deps, { userId: user.id }),
   });
+}
+
+/** One page of a user's posts, newest first. */
+export async function listUserPosts(deps: CoreDeps, id: string, pageNumber: number) {
+  const user = await requireUser(deps, id);
+  return listPosts(deps, { userId: user.id }, pageNumber);
 }
 
 /**
@@ -105,7 +102,11 @@ export async function updateProfile(
     throw error;
   }
   if (input.password) await revokeUserSessions(deps.db, user.id, sessionId);
-  return presentProfile(deps, { ...user, ...changes }, { withEmail: true, posts: [] });
+  return presentProfile(
+    deps,
+    { ...user, ...changes },
+    { withEmail: true, posts: await listPosts(deps, { userId: user.id }) },
+  );
 }
 
 /** Stores a new photo for the signed-in user and removes the files of the old one. */

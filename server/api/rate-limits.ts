@@ -8,4 +8,6 @@ export const limits = {
   register: { rateLimit: { max: 10, timeWindow: 60 * MINUTE } },
   resetLink: { rateLimit: { max: 5, timeWindow: 60 * MINUTE } },
   upload: { rateLimit: { max: 30, timeWindow: 15 * MINUTE } },
+  comment: { rateLimit: { max: 30, timeWindow: 5 * MINUTE } },
+  like: { rateLimit: { max: 120, timeWindow: 5 * MINUTE } },
 } satisfies Record<string, FastifyContextConfig>;

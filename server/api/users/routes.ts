@@ -5,12 +5,14 @@ import {
   countUsers,
   deleteUser,
   getProfile,
+  listUserPosts,
   listUsers,
   setProfilePhoto,
   updateProfile,
 } from "../../../core/users/users-service.js";
 import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
 import { readImageForm } from "../../plugins/uploads.js";
+import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
 
 type IdParams = { Params: { id: string } };
@@ -29,6 +31,11 @@ export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
   app.get<IdParams>("/api/users/profile/:id", async (request) => {
     const signed = await optionalSignedIn(deps, request);
     return getProfile(deps, signed?.actor, request.params.id);
+  });
+
+  app.get<IdParams>("/api/users/user/:id", (request) => {
+    const { pageNumber } = readPageQuery(request.query);
+    return listUserPosts(deps, request.params.id, pageNumber ?? 1);
   });
 
   app.put<IdParams>("/api/users/profile/:id", async (request) => {

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import {
+  CATEGORY_TITLE_MAX,
+  CATEGORY_TITLE_MIN,
+  COMMENT_MAX,
+  COMMENT_MIN,
+  POST_DESCRIPTION_MAX,
+  POST_TITLE_MAX,
+} from "./limits.js";
+import { requiredString } from "./validation.js";
+
+export const contentMessages = {
+  imageRequired: "image is required",
+  imageTooLarge: "File size is too large",
+  imageUnsupported: "Unsupported File Format",
+  postTitleRequired: "Post title is required",
+  postCategoryRequired: "Post category is required",
+  postDescriptionRequired: "Post description is required",
+  titleRequired: "Title is required",
+  categoryRequired: "Category is required",
+  descriptionRequired: "Description is required",
+  titleTooLong: `Title must be at most ${POST_TITLE_MAX} characters long`,
+  descriptionTooLong: `Description must be at most ${POST_DESCRIPTION_MAX} characters long`,
+  categoryTitleTooShort: `Title is too short - should be ${CATEGORY_TITLE_MIN} chars minimum.`,
+  categoryTitleTooLong: `Title is too long - should be ${CATEGORY_TITLE_MAX} chars maximum.`,
+  commentTooShort: `Comment must be at least ${COMMENT_MIN} characters long`,
+  commentRequired: "comment is required",
+  commentTooLong: `Comment must be at most ${COMMENT_MAX} characters long`,
+  postIdRequired: "Post id is required",
+} as const;
+
+const m = contentMessages;
+
+const postFields = (messages: { title: string; category: string; description: string }) =>
+  z.object({
+    title: requiredString(messages.title).max(POST_TITLE_MAX, m.titleTooLong),
+    category: requiredString(messages.category).max(CATEGORY_TITLE_MAX, messages.category),
+    description: requiredString(messages.description).max(
+      POST_DESCRIPTION_MAX,
+      m.descriptionTooLong,
+    ),
+  });
+
+/** The text fields of the create-post form; the image is checked beside it. */
+export const PostCreateSchema = postFields({
+  title: m.postTitleRequired,
+  category: m.postCategoryRequired,
+  description: m.postDescriptionRequired,
+});
+export type PostCreateInput = z.infer<typeof PostCreateSchema>;
+
+export const PostUpdateSchema = postFields({
+  title: m.titleRequired,
+  category: m.categoryRequired,
+  description: m.descriptionRequired,
+});
+export type PostUpdateInput = z.infer<typeof PostUpdateSchema>;
+
+export const CategoryCreateSchema = z.object({
+  title: requiredString(m.titleRequired)
+    .min(CATEGORY_TITLE_MIN, m.categoryTitleTooShort)
+    .max(CATEGORY_TITLE_MAX, m.categoryTitleTooLong),
+});
+
+export const CommentCreateSchema = z.object({
+  text: z
+    .string({ error: m.commentTooShort })
+    .trim()
+    .min(COMMENT_MIN, m.commentTooShort)
+    .max(COMMENT_MAX, m.commentTooLong),
+  postId: requiredString(m.postIdRequired),
+});
+
+export const CommentUpdateSchema = z.object({
+  text: requiredString(m.commentRequired).max(COMMENT_MAX, m.commentTooLong),
+});
+
+/** `?pageNumber=n`: a whole number from 1; absent means "no paging". */
+export const PageQuerySchema = z.object({
+  pageNumber: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, "pageNumber must be a whole number from 1")
+    .transform(Number)
+    .optional(),
+  category: z.string().max(CATEGORY_TITLE_MAX).optional(),
+});

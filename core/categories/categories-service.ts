@@ -1,0 +1,66 @@
+import { CategoryCreateSchema } from "../../contract/content.js";
+import type { CategoriesTable } from "../../db/schema.js";
+import type { CoreDeps } from "../deps.js";
+import { iso } from "../shared/clock.js";
+import { conflict, notFound } from "../shared/errors.js";
+import { isId, newId } from "../shared/ids.js";
+import { validate } from "../shared/validate.js";
+import { assertAdmin, type Actor } from "../users/policies.js";
+
+export const categoryMessages = {
+  exists: "Category already exists",
+  notFound: "Category not found",
+  deleted: "Category has been deleted successfully",
+} as const;
+
+const titleKeyOf = (title: string) => title.trim().toLowerCase();
+
+export const presentCategory = (row: CategoriesTable) => ({
+  _id: row.id,
+  id: row.id,
+  title: row.title,
+  createdAt: row.created_at,
+});
+
+export async function listCategories(deps: Pick<CoreDeps, "db">) {
+  const rows = await deps.db.selectFrom("categories").selectAll().orderBy("title_key").execute();
+  return rows.map(presentCategory);
+}
+
+/** The category a post may be filed under, found regardless of case. */
+export function findCategoryByTitle(deps: Pick<CoreDeps, "db">, title: string) {
+  return deps.db
+    .selectFrom("categories")
+    .selectAll()
+    .where("title_key", "=", titleKeyOf(title))
+    .executeTakeFirst();
+}
+
+export async function createCategory(deps: CoreDeps, actor: Actor, body: unknown) {
+  assertAdmin(actor);
+  const { title } = validate(CategoryCreateSchema, body);
+  const row: CategoriesTable = {
+    id: newId(),
+    title,
+    title_key: titleKeyOf(title),
+    created_at: iso(deps.clock()),
+  };
+  if (await findCategoryByTitle(deps, title)) throw conflict(categoryMessages.exists);
+  try {
+    await deps.db.insertInto("categories").values(row).execute();
+  } catch (error) {
+    if (await findCategoryByTitle(deps, title)) throw conflict(categoryMessages.exists);
+    throw error;
+  }
+  return presentCategory(row);
+}
+
+/** Deletes a category; its posts stay and keep the title (DESIGN.md 4). */
+export async function deleteCategory(deps: CoreDeps, actor: Actor, id: string) {
+  assertAdmin(actor);
+  const result = isId(id)
+    ? await deps.db.deleteFrom("categories").where("id", "=", id).executeTakeFirst()
+    : undefined;
+  if (!result || result.numDeletedRows === 0n) throw notFound(categoryMessages.notFound);
+  return { categoryId: id, message: categoryMessages.deleted };
+}

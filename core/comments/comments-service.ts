@@ -1,0 +1,88 @@
+import { CommentCreateSchema, CommentUpdateSchema } from "../../contract/content.js";
+import type { CoreDeps } from "../deps.js";
+import { findPost, postMessages } from "../posts/posts-service.js";
+import { iso } from "../shared/clock.js";
+import { forbidden, notFound } from "../shared/errors.js";
+import { isId, newId } from "../shared/ids.js";
+import { validate } from "../shared/validate.js";
+import { assertAdmin, type Actor } from "../users/policies.js";
+import { canDeleteComment, canEditComment } from "./policies.js";
+import { presentComment } from "./presenters.js";
+import { selectComments } from "./queries.js";
+
+export const commentMessages = {
+  notFound: "Comment not found",
+  notAuthor: "Only the author of this comment may change it",
+  deleteDenied: "Only the author of this comment or an admin may delete it",
+  updated: "Comment updated successfully",
+  deleted: "Comment has been deleted",
+} as const;
+
+async function presentOne(deps: CoreDeps, id: string) {
+  const row = await selectComments(deps.db).where("comments.id", "=", id).executeTakeFirst();
+  if (!row) throw notFound(commentMessages.notFound);
+  return presentComment(deps, row);
+}
+
+async function requireComment(deps: CoreDeps, id: string) {
+  const comment = isId(id)
+    ? await deps.db.selectFrom("comments").selectAll().where("id", "=", id).executeTakeFirst()
+    : undefined;
+  if (!comment) throw notFound(commentMessages.notFound);
+  return comment;
+}
+
+/** Every comment, newest first, for the admin table. */
+export async function listComments(deps: CoreDeps, actor: Actor) {
+  assertAdmin(actor);
+  const rows = await selectComments(deps.db)
+    .orderBy("comments.created_at", "desc")
+    .orderBy("comments.id", "desc")
+    .execute();
+  return rows.map((row) => presentComment(deps, row));
+}
+
+export async function createComment(deps: CoreDeps, actor: Actor, body: unknown) {
+  const input = validate(CommentCreateSchema, body);
+  const post = await findPost(deps, input.postId);
+  if (!post) throw notFound(postMessages.notFound);
+  const now = iso(deps.clock());
+  const id = newId();
+  try {
+    await deps.db
+      .insertInto("comments")
+      .values({
+        id,
+        post_id: post.id,
+        user_id: actor.id,
+        text: input.text,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  } catch (error) {
+    // The post was deleted between the check and the insert.
+    if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
+    throw error;
+  }
+  return presentOne(deps, id);
+}
+
+export async function updateComment(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
+  const comment = await requireComment(deps, id);
+  if (!canEditComment(actor, comment)) throw forbidden(commentMessages.notAuthor);
+  const { text } = validate(CommentUpdateSchema, body);
+  await deps.db
+    .updateTable("comments")
+    .set({ text, updated_at: iso(deps.clock()) })
+    .where("id", "=", comment.id)
+    .execute();
+  return { ...(await presentOne(deps, comment.id)), message: commentMessages.updated };
+}
+
+export async function deleteComment(deps: CoreDeps, actor: Actor, id: string) {
+  const comment = await requireComment(deps, id);
+  if (!canDeleteComment(actor, comment)) throw forbidden(commentMessages.deleteDenied);
+  await deps.db.deleteFrom("comments").where("id", "=", comment.id).execute();
+  return { commentId: comment.id, message: commentMessages.deleted };
+}

@@ -1,0 +1,22 @@
+import type { CommentsTable, UsersTable } from "../../db/schema.js";
+import type { CoreDeps } from "../deps.js";
+import { presentPublicUser } from "../users/presenters.js";
+
+export type CommentRow = CommentsTable & Pick<UsersTable, "username" | "photo_key">;
+
+export function presentComment(deps: Pick<CoreDeps, "storage" | "site">, row: CommentRow) {
+  return {
+    _id: row.id,
+    id: row.id,
+    text: row.text,
+    postId: row.post_id,
+    user: presentPublicUser(deps, {
+      id: row.user_id,
+      username: row.username,
+      photo_key: row.photo_key,
+    }),
+    userName: row.username,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

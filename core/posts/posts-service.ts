@@ -1,0 +1,219 @@
+import { contentMessages, PostCreateSchema, PostUpdateSchema } from "../../contract/content.js";
+import { parseWith, type FieldErrors } from "../../contract/validation.js";
+import type { PostsTable } from "../../db/schema.js";
+import { findCategoryByTitle } from "../categories/categories-service.js";
+import { presentComment } from "../comments/presenters.js";
+import { selectComments } from "../comments/queries.js";
+import type { CoreDeps } from "../deps.js";
+import { deleteImages, storeImage } from "../media/images.js";
+import { iso } from "../shared/clock.js";
+import { forbidden, invalid, notFound } from "../shared/errors.js";
+import { isId, newId } from "../shared/ids.js";
+import { validate } from "../shared/validate.js";
+import type { Actor } from "../users/policies.js";
+import { presentPublicUser } from "../users/presenters.js";
+import { canDeletePost, canEditPost } from "./policies.js";
+import { presentPostDetail, presentPostSummary } from "./presenters.js";
+import { pageOf, selectPostSummaries } from "./queries.js";
+
+export const postMessages = {
+  notFound: "Post not found",
+  categoryUnknown: "This category does not exist",
+  notOwner: "Only the author of this post may change it",
+  deleteDenied: "Only the author of this post or an admin may delete it",
+  deleted: "Post has been deleted successfully",
+} as const;
+
+/** Which posts a list shows: everything, one category, or one author. */
+export interface PostFilter {
+  category?: string | undefined;
+  userId?: string | undefined;
+}
+
+export async function listPosts(deps: CoreDeps, filter: PostFilter, pageNumber?: number) {
+  let query = selectPostSummaries(deps.db);
+  if (filter.category !== undefined) query = query.where("posts.category", "=", filter.category);
+  if (filter.userId !== undefined) query = query.where("posts.user_id", "=", filter.userId);
+  if (pageNumber !== undefined) {
+    const { limit, offset } = pageOf(pageNumber);
+    query = query.limit(limit).offset(offset);
+  }
+  const rows = await query.execute();
+  return rows.map((row) => presentPostSummary(deps, row));
+}
+
+export async function countPosts(deps: CoreDeps, filter: PostFilter = {}) {
+  let query = deps.db.selectFrom("posts").select((eb) => eb.fn.countAll<number | string>().as("n"));
+  if (filter.category !== undefined) query = query.where("category", "=", filter.category);
+  if (filter.userId !== undefined) query = query.where("user_id", "=", filter.userId);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findPost(deps: Pick<CoreDeps, "db">, id: string) {
+  if (!isId(id)) return undefined;
+  return deps.db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+async function requirePost(deps: CoreDeps, id: string): Promise<PostsTable> {
+  const post = await findPost(deps, id);
+  if (!post) throw notFound(postMessages.notFound);
+  return post;
+}
+
+/** One post with its likers (public users) and its comments, oldest first, each with its author. */
+export async function getPost(deps: CoreDeps, id: string) {
+  const row = isId(id)
+    ? await selectPostSummaries(deps.db).where("posts.id", "=", id).executeTakeFirst()
+    : undefined;
+  if (!row) throw notFound(postMessages.notFound);
+  const [likers, comments] = await Promise.all([
+    deps.db
+      .selectFrom("likes")
+      .innerJoin("users", "users.id", "likes.user_id")
+      .select(["users.id", "users.username", "users.photo_key"])
+      .where("likes.post_id", "=", id)
+      .orderBy("likes.created_at")
+      .execute(),
+    selectComments(deps.db)
+      .where("comments.post_id", "=", id)
+      .orderBy("comments.created_at")
+      .orderBy("comments.id")
+      .execute(),
+  ]);
+  return presentPostDetail(
+    deps,
+    row,
+    likers.map((user) => presentPublicUser(deps, user)),
+    comments.map((comment) => presentComment(deps, comment)),
+  );
+}
+
+/** The category's own spelling, or a 400 naming the field when it does not exist. */
+async function canonicalCategory(deps: CoreDeps, title: string) {
+  const category = await findCategoryByTitle(deps, title);
+  if (!category) {
+    throw invalid(postMessages.categoryUnknown, { category: postMessages.categoryUnknown });
+  }
+  return category.title;
+}
+
+export interface PostForm {
+  fields: Record<string, string>;
+  image: Buffer | undefined;
+}
+
+/** Creates a post from the create-post form; every missing field is reported at once. */
+export async function createPost(deps: CoreDeps, actor: Actor, form: PostForm) {
+  const parsed = parseWith(PostCreateSchema, form.fields);
+  const errors: FieldErrors = {
+    ...(form.image ? {} : { image: contentMessages.imageRequired }),
+    ...(parsed.ok ? {} : parsed.errors),
+  };
+  const [firstError] = Object.values(errors);
+  if (firstError !== undefined || !parsed.ok || !form.image) {
+    throw invalid(firstError ?? contentMessages.imageRequired, errors);
+  }
+  const category = await canonicalCategory(deps, parsed.data.category);
+  const imageKey = await storeImage(deps.storage, form.image);
+  const now = iso(deps.clock());
+  const post: PostsTable = {
+    id: newId(),
+    user_id: actor.id,
+    title: parsed.data.title,
+    description: parsed.data.description,
+    category,
+    image_key: imageKey,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await deps.db.insertInto("posts").values(post).execute();
+  } catch (error) {
+    await deleteImages(deps.storage, [imageKey]);
+    throw error;
+  }
+  return getPost(deps, post.id);
+}
+
+export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
+  const post = await requirePost(deps, id);
+  if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
+  const input = validate(PostUpdateSchema, body);
+  // A post may keep a category that was deleted since; a change must name one that exists.
+  const category =
+    input.category === post.category
+      ? post.category
+      : await canonicalCategory(deps, input.category);
+  await deps.db
+    .updateTable("posts")
+    .set({
+      title: input.title,
+      description: input.description,
+      category,
+      updated_at: iso(deps.clock()),
+    })
+    .where("id", "=", post.id)
+    .execute();
+  return getPost(deps, post.id);
+}
+
+/** Replaces the image of a post; the old files go once the new ones are in place. */
+export async function replacePostImage(
+  deps: CoreDeps,
+  actor: Actor,
+  id: string,
+  image: Buffer | undefined,
+) {
+  const post = await requirePost(deps, id);
+  if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
+  if (!image) {
+    throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
+  }
+  const imageKey = await storeImage(deps.storage, image);
+  const updated = await deps.db
+    .updateTable("posts")
+    .set({ image_key: imageKey, updated_at: iso(deps.clock()) })
+    .where("id", "=", post.id)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) {
+    await deleteImages(deps.storage, [imageKey]);
+    throw notFound(postMessages.notFound);
+  }
+  await deleteImages(deps.storage, [post.image_key]);
+  return getPost(deps, post.id);
+}
+
+/** Deletes a post with its comments and likes (by cascade) and its image files. */
+export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
+  const post = await requirePost(deps, id);
+  if (!canDeletePost(actor, post)) throw forbidden(postMessages.deleteDenied);
+  await deps.db.deleteFrom("posts").where("id", "=", post.id).execute();
+  await deleteImages(deps.storage, [post.image_key]);
+  return { postId: post.id, message: postMessages.deleted };
+}
+
+/**
+ * Likes or unlikes. The (user, post) primary key makes a second like impossible: the insert is
+ * skipped on conflict, and only then is the like removed, so concurrent likes all count once.
+ */
+export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
+  const post = await requirePost(deps, id);
+  const inserted = await deps.db
+    .insertInto("likes")
+    .values({ user_id: actor.id, post_id: post.id, created_at: iso(deps.clock()) })
+    .onConflict((oc) => oc.columns(["user_id", "post_id"]).doNothing())
+    .executeTakeFirst()
+    .catch(async (error: unknown) => {
+      if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
+      throw error;
+    });
+  if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) {
+    await deps.db
+      .deleteFrom("likes")
+      .where("user_id", "=", actor.id)
+      .where("post_id", "=", post.id)
+      .execute();
+  }
+  return getPost(deps, post.id);
+}

@@ -1,0 +1,37 @@
+import type { CoreDeps } from "../deps.js";
+import { imageUrl } from "../media/images.js";
+import { presentPublicUser, type PublicUser } from "../users/presenters.js";
+import type { PostSummaryRow } from "./queries.js";
+
+type Presenting = Pick<CoreDeps, "storage" | "site">;
+
+export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
+  return {
+    _id: row.id,
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    image: { url: imageUrl(deps.storage, row.image_key, "lg") },
+    user: presentPublicUser(deps, {
+      id: row.user_id,
+      username: row.author_username,
+      photo_key: row.author_photo_key,
+    }),
+    likesCount: Number(row.likes_count ?? 0),
+    commentsCount: Number(row.comments_count ?? 0),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export type PostSummary = ReturnType<typeof presentPostSummary>;
+
+export function presentPostDetail(
+  deps: Presenting,
+  row: PostSummaryRow,
+  likes: PublicUser[],
+  comments: unknown[],
+) {
+  return { ...presentPostSummary(deps, row), likes, comments };
+}
