@@ -1,6 +1,16 @@
 export type Clock = () => Date;
 
-export const systemClock: Clock = () => new Date();
+let last = 0;
+
+/**
+ * Wall-clock time that never repeats within the process: two rows written in the same millisecond
+ * still sort newest-first in the order they were made.
+ */
+export const systemClock: Clock = () => {
+  const now = Date.now();
+  last = now > last ? now : last + 1;
+  return new Date(last);
+};
 
 export const iso = (date: Date): string => date.toISOString();
 
