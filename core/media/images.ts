@@ -28,11 +28,15 @@ export type ImageVariant = (typeof IMAGE_VARIANTS)[number]["name"];
 
 const variantKey = (imageKey: string, variant: ImageVariant) => `${imageKey}/${variant}.webp`;
 
+export interface EncodedImage {
+  variants: { name: ImageVariant; body: Buffer }[];
+}
+
 /**
- * Verifies an upload and stores it re-encoded as WebP at each variant width (never enlarged),
- * oriented by its EXIF and stripped of all metadata. Returns the key of the stored image.
+ * Verifies an upload by its bytes and re-encodes it as WebP at each variant width (never
+ * enlarged), oriented by its EXIF and stripped of all metadata.
  */
-export async function storeImage(storage: Storage, bytes: Buffer): Promise<string> {
+export async function encodeImage(bytes: Buffer): Promise<EncodedImage> {
   if (!sniffImageType(bytes)) throw unsupported();
   const input = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" });
   const meta = await input.metadata().catch(() => {
@@ -42,7 +46,7 @@ export async function storeImage(storage: Storage, bytes: Buffer): Promise<strin
   if (!width || !height) throw unsupported();
   if (width * height > MAX_IMAGE_PIXELS) throw invalid("Image dimensions are too large");
 
-  const encoded = await Promise.all(
+  const variants = await Promise.all(
     IMAGE_VARIANTS.map(async ({ name, width: target }) => ({
       name,
       body: await input
@@ -55,12 +59,23 @@ export async function storeImage(storage: Storage, bytes: Buffer): Promise<strin
   ).catch(() => {
     throw unsupported();
   });
+  return { variants };
+}
 
+/** Stores encoded variants under a fresh key and returns it. */
+export async function putImage(storage: Storage, image: EncodedImage): Promise<string> {
   const imageKey = `images/${newId()}`;
   await Promise.all(
-    encoded.map(({ name, body }) => storage.put(variantKey(imageKey, name), body, "image/webp")),
+    image.variants.map(({ name, body }) =>
+      storage.put(variantKey(imageKey, name), body, "image/webp"),
+    ),
   );
   return imageKey;
+}
+
+/** Verifies, re-encodes and stores an upload. Returns the key of the stored image. */
+export async function storeImage(storage: Storage, bytes: Buffer): Promise<string> {
+  return putImage(storage, await encodeImage(bytes));
 }
 
 export const imageUrl = (storage: Storage, imageKey: string, variant: ImageVariant = "lg") =>
