@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import sharp from "sharp";
 import { hashPassword } from "../core/auth/passwords.js";
 import { encodeImage, putImage, type EncodedImage } from "../core/media/images.js";

@@ -177,7 +177,7 @@ describe("the sign-up journey", () => {
   });
 
   it("logs in once verified and answers the public user with a token", async () => {
-    const reply = await api.post<Record<string, unknown>>("/api/auth/login", {
+    const reply = await api.post("/api/auth/login", {
       email: "BOB@example.com",
       password: person.password,
     });

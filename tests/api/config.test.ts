@@ -78,7 +78,9 @@ function run(env: Record<string, string>) {
     child.stdout.on("data", () => {
       if (stdout.includes("Server listening")) resolve();
     });
-    void exited.then((code) => reject(new Error(`exited ${String(code)}: ${stderr}`)));
+    void exited.then((code) => {
+      reject(new Error(`exited ${String(code)}: ${stderr}`));
+    });
   });
   listening.catch(() => undefined); // awaited only by the tests that expect it to start
   return { child, exited, listening, output: () => ({ stdout, stderr }) };
