@@ -28,6 +28,7 @@ export const profileMessages = {
   socialNameRequired: "Required",
   socialUrlRequired: "Url required",
   socialTooMany: `At most ${SOCIAL_LINKS_MAX} social links`,
+  socialNotAList: "Social links must be a list of {name, url}",
   socialUrlTooLong: `Url must be at most ${SOCIAL_URL_MAX} characters long`,
   socialUrlWeb: "Url must start with http:// or https://",
   socialUrlEmail: "Url must be an email address",
@@ -82,7 +83,7 @@ export const ProfileUpdateSchema = z.object({
       message: profileMessages.passwordTooShort,
     }),
   socialMedia: z
-    .array(SocialLinkSchema)
+    .array(SocialLinkSchema, { error: profileMessages.socialNotAList })
     .max(SOCIAL_LINKS_MAX, profileMessages.socialTooMany)
     .default([]),
 });

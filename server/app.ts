@@ -8,7 +8,12 @@ import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import { Redis } from "ioredis";
 import type { CoreDeps } from "../core/deps.js";
 import { createMailer } from "../core/mail/mailer.js";
@@ -31,6 +36,11 @@ import { requestSerializer } from "./plugins/logging.js";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, path.basename(path.dirname(HERE)) === "dist" ? "../.." : "..");
 const PUBLIC_DIR = path.join(ROOT, "public");
+
+function answerRouterError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
+  void reply.status(tooLong ? 404 : 400).send({ message: tooLong ? "Not found" : "Invalid URL" });
+}
 
 export interface AppOptions {
   /** Where log lines go (tests read them); stdout by default. */
@@ -55,8 +65,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1_048_576,
-    // Ids and tokens live in paths; keep them whole and case as sent.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The router refuses some URLs before any route runs; answer them in the same envelope. A
+    // parameter longer than any id or token is a malformed id: 404 (DESIGN.md 5).
+    frameworkErrors: answerRouterError,
   });
 
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

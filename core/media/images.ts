@@ -87,3 +87,32 @@ export async function deleteImages(storage: Storage, imageKeys: readonly (string
     .flatMap((key) => IMAGE_VARIANTS.map(({ name }) => variantKey(key, name)));
   if (keys.length > 0) await storage.delete(keys);
 }
+
+/**
+ * Points a row at a newly stored image and deletes the files of the one it replaced. The swap is a
+ * compare-and-set on the key that was read, retried when another replacement got there first, so
+ * overlapping uploads never strand files. Returns false (and removes the new files) when the row
+ * is gone.
+ */
+export async function swapImage(
+  storage: Storage,
+  newKey: string,
+  row: {
+    currentKey(): Promise<string | null | undefined>;
+    setKeyIf(expected: string | null): Promise<boolean>;
+  },
+): Promise<boolean> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const old = await row.currentKey();
+    if (old === undefined) {
+      await deleteImages(storage, [newKey]);
+      return false;
+    }
+    if (await row.setKeyIf(old)) {
+      await deleteImages(storage, [old]);
+      return true;
+    }
+  }
+  await deleteImages(storage, [newKey]);
+  throw new Error("Image replacement lost the race 20 times");
+}

@@ -5,7 +5,7 @@ import { findCategoryByTitle } from "../categories/categories-service.js";
 import { presentComment } from "../comments/presenters.js";
 import { selectComments } from "../comments/queries.js";
 import type { CoreDeps } from "../deps.js";
-import { deleteImages, storeImage } from "../media/images.js";
+import { deleteImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
@@ -171,16 +171,19 @@ export async function replacePostImage(
     throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
   }
   const imageKey = await storeImage(deps.storage, image);
-  const updated = await deps.db
-    .updateTable("posts")
-    .set({ image_key: imageKey, updated_at: iso(deps.clock()) })
-    .where("id", "=", post.id)
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) {
-    await deleteImages(deps.storage, [imageKey]);
-    throw notFound(postMessages.notFound);
-  }
-  await deleteImages(deps.storage, [post.image_key]);
+  const swapped = await swapImage(deps.storage, imageKey, {
+    currentKey: async () => (await findPost(deps, post.id))?.image_key,
+    setKeyIf: async (expected) => {
+      const result = await deps.db
+        .updateTable("posts")
+        .set({ image_key: imageKey, updated_at: iso(deps.clock()) })
+        .where("id", "=", post.id)
+        .where("image_key", "=", expected ?? "")
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
+    },
+  });
+  if (!swapped) throw notFound(postMessages.notFound);
   return getPost(deps, post.id);
 }
 

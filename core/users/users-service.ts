@@ -3,7 +3,7 @@ import { hashPassword } from "../auth/passwords.js";
 import { revokeUserSessions } from "../auth/sessions.js";
 import { emailKeyOf, findUserByEmail } from "../auth/auth-service.js";
 import type { CoreDeps } from "../deps.js";
-import { deleteImages, storeImage } from "../media/images.js";
+import { deleteImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
@@ -102,6 +102,14 @@ export async function updateProfile(
     throw error;
   }
   if (input.password) await revokeUserSessions(deps.db, user.id, sessionId);
+  if (emailKey !== user.email_key) {
+    // Reset links mailed to the old address must not outlive the change.
+    await deps.db
+      .deleteFrom("verification_tokens")
+      .where("user_id", "=", user.id)
+      .where("kind", "=", "password")
+      .execute();
+  }
   return presentProfile(
     deps,
     { ...user, ...changes },
@@ -114,17 +122,21 @@ export async function setProfilePhoto(deps: CoreDeps, actor: Actor, bytes: Buffe
   if (!bytes || bytes.length === 0) throw invalid("image is required");
   const user = await requireUser(deps, actor.id);
   const photoKey = await storeImage(deps.storage, bytes);
-  const updated = await deps.db
-    .updateTable("users")
-    .set({ photo_key: photoKey, updated_at: iso(deps.clock()) })
-    .where("id", "=", user.id)
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) {
-    // The account went while the photo was being processed: keep no file for it.
-    await deleteImages(deps.storage, [photoKey]);
-    throw notFound(userMessages.notFound);
-  }
-  await deleteImages(deps.storage, [user.photo_key]);
+  const swapped = await swapImage(deps.storage, photoKey, {
+    currentKey: async () => (await findUser(deps, user.id))?.photo_key,
+    setKeyIf: async (expected) => {
+      const result = await deps.db
+        .updateTable("users")
+        .set({ photo_key: photoKey, updated_at: iso(deps.clock()) })
+        .where("id", "=", user.id)
+        .where((eb) =>
+          expected === null ? eb("photo_key", "is", null) : eb("photo_key", "=", expected),
+        )
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
+    },
+  });
+  if (!swapped) throw notFound(userMessages.notFound);
   return { profilePhoto: profilePhotoOf(deps, photoKey), message: userMessages.photoUploaded };
 }
 
@@ -137,6 +149,13 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
   if (!canDeleteUser(actor, user.id)) throw forbidden("You can only delete your own profile");
   const imageKeys = await deps.db.transaction().execute(async (trx) => {
     if (user.is_admin === 1) {
+      // Lock the admin rows first (a no-op update works on both engines), so two admins deleting
+      // themselves at once are counted one after the other and one admin always remains.
+      await trx
+        .updateTable("users")
+        .set((eb) => ({ is_admin: eb.ref("is_admin") }))
+        .where("is_admin", "=", 1)
+        .execute();
       const admins = await trx
         .selectFrom("users")
         .select((eb) => eb.fn.countAll<number | string>().as("count"))

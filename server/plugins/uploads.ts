@@ -1,4 +1,17 @@
 import type { FastifyRequest } from "fastify";
+import type { DomainError} from "../../core/shared/errors.js";
+import { invalid, tooLarge } from "../../core/shared/errors.js";
+
+/** The parser's failures in the API's words: too large stays 413, anything malformed is a 400. */
+function uploadError(error: unknown): DomainError {
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : "";
+  if (code === "FST_REQ_FILE_TOO_LARGE") return tooLarge();
+  if (code === "FST_FILES_LIMIT") return invalid("Send one image at a time");
+  if (code === "FST_FIELDS_LIMIT" || code === "FST_PARTS_LIMIT") {
+    return invalid("The form has too many fields");
+  }
+  return invalid("The upload could not be read; send it as multipart/form-data");
+}
 
 export interface ImageForm {
   fields: Record<string, string>;
@@ -14,13 +27,17 @@ export async function readImageForm(request: FastifyRequest, maxBytes: number): 
   const form: ImageForm = { fields: {}, image: undefined };
   if (!request.isMultipart()) return form;
   const parts = request.parts({ limits: { fileSize: maxBytes, files: 1, fields: 20 } });
-  for await (const part of parts) {
-    if (part.type === "file") {
-      const bytes = await part.toBuffer();
-      if (part.fieldname === "image" && bytes.length > 0) form.image = bytes;
-    } else if (typeof part.value === "string") {
-      form.fields[part.fieldname] = part.value;
+  try {
+    for await (const part of parts) {
+      if (part.type === "file") {
+        const bytes = await part.toBuffer();
+        if (part.fieldname === "image" && bytes.length > 0) form.image = bytes;
+      } else if (typeof part.value === "string") {
+        form.fields[part.fieldname] = part.value;
+      }
     }
+  } catch (error) {
+    throw uploadError(error);
   }
   return form;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPost, ensureCategory, type CreatedPost } from "../support/content.js";
+import { addCategory, addPost, type PostDetail } from "../support/post-fixtures.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -9,7 +9,7 @@ let api: Client;
 let admin: TestUser;
 let author: TestUser;
 let other: TestUser;
-let post: CreatedPost;
+let post: PostDetail;
 
 interface Comment {
   _id: string;
@@ -28,8 +28,8 @@ beforeAll(async () => {
   admin = await signInAdmin(server, api);
   author = await buildUser(server, api);
   other = await buildUser(server, api);
-  await ensureCategory(api, admin);
-  post = await buildPost(api, author);
+  await addCategory(api, admin, "General");
+  post = await addPost(api, author, { category: "General" });
 });
 afterAll(() => server.close());
 

@@ -83,5 +83,9 @@ export async function filesOfImage(server: TestServer, urlOrKey: string) {
 /** Fetches a served file as bytes (the JSON client reads text). Same origin as the test server. */
 export async function fetchServed(server: TestServer, url: string) {
   const response = await fetch(`${server.url}${new URL(url).pathname}`);
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 }
