@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { DomainError} from "../../core/shared/errors.js";
+import type { DomainError } from "../../core/shared/errors.js";
 import { invalid, tooLarge } from "../../core/shared/errors.js";
 
 /** The parser's failures in the API's words: too large stays 413, anything malformed is a 400. */
