@@ -2,7 +2,17 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "data", "coverage", "bench/results"] },
+  {
+    ignores: [
+      "dist",
+      "build",
+      ".react-router",
+      "node_modules",
+      "data",
+      "coverage",
+      "bench/results",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -15,6 +25,11 @@ export default tseslint.config(
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-console": ["error", { allow: ["error"] }],
+      // Loaders throw React Router's data() responses (404 and friends) by design.
+      "@typescript-eslint/only-throw-error": [
+        "error",
+        { allow: [{ from: "package", package: "react-router", name: "DataWithResponseInit" }] },
+      ],
     },
   },
   {

@@ -20,3 +20,5 @@ export function presentComment(deps: Pick<CoreDeps, "storage" | "site">, row: Co
     updatedAt: row.updated_at,
   };
 }
+
+export type PresentedComment = ReturnType<typeof presentComment>;

@@ -1,3 +1,4 @@
+import type { PresentedComment } from "../comments/presenters.js";
 import type { CoreDeps } from "../deps.js";
 import { imageUrl } from "../media/images.js";
 import { presentPublicUser, type PublicUser } from "../users/presenters.js";
@@ -31,7 +32,7 @@ export function presentPostDetail(
   deps: Presenting,
   row: PostSummaryRow,
   likes: PublicUser[],
-  comments: unknown[],
+  comments: PresentedComment[],
 ) {
   return { ...presentPostSummary(deps, row), likes, comments };
 }

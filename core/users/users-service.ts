@@ -61,6 +61,20 @@ export async function getProfile(deps: CoreDeps, actor: Actor | undefined, id: s
   });
 }
 
+/**
+ * The site owner shown on the home page (SPEC.md 1): the earliest admin account, without posts.
+ */
+export async function getSiteOwner(deps: CoreDeps) {
+  const owner = await deps.db
+    .selectFrom("users")
+    .selectAll()
+    .where("is_admin", "=", 1)
+    .orderBy("created_at")
+    .orderBy("id")
+    .executeTakeFirst();
+  return owner ? presentProfile(deps, owner, { withEmail: false, posts: [] }) : undefined;
+}
+
 /** One page of a user's posts, newest first. */
 export async function listUserPosts(deps: CoreDeps, id: string, pageNumber: number) {
   const user = await requireUser(deps, id);

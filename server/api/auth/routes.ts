@@ -2,9 +2,14 @@ import type { FastifyInstance } from "fastify";
 import { login, logout, register, verifyEmail } from "../../../core/auth/auth-service.js";
 import type { CoreDeps } from "../../../core/deps.js";
 import { requireSignedIn } from "../../plugins/auth.js";
+import type { RenderPage } from "../../web/site.js";
 import { limits } from "../rate-limits.js";
 
-export function authRoutes(app: FastifyInstance, deps: CoreDeps) {
+/** A browser opening the mailed link wants the page; an API client wants JSON. */
+const wantsPage = (accept: string | undefined) =>
+  accept !== undefined && /text\/html/.test(accept) && !/application\/json/.test(accept);
+
+export function authRoutes(app: FastifyInstance, deps: CoreDeps, renderPage?: RenderPage) {
   app.post("/api/auth/register", { config: limits.register }, async (request, reply) =>
     reply.status(201).send(await register(deps, request.body)),
   );
@@ -17,8 +22,12 @@ export function authRoutes(app: FastifyInstance, deps: CoreDeps) {
     return reply.status(204).send();
   });
 
+  // One path, two answers (DESIGN.md 5): the link in the mail is also the API call.
   app.get<{ Params: { userId: string; token: string } }>(
     "/api/auth/:userId/verify/:token",
-    (request) => verifyEmail(deps, request.params.userId, request.params.token),
+    (request, reply) =>
+      renderPage && wantsPage(request.headers.accept)
+        ? renderPage(request, reply)
+        : verifyEmail(deps, request.params.userId, request.params.token),
   );
 }

@@ -1,0 +1,127 @@
+import { Form, Link, NavLink } from "react-router";
+import type { SiteInfo, Viewer } from "../../context.js";
+import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
+
+export interface Category {
+  _id: string;
+  title: string;
+}
+
+export const categoryPath = (title: string) => `/posts/categories/${encodeURIComponent(title)}`;
+
+function todayUtc() {
+  return new Date().toLocaleDateString("en-US", {
+    timeZone: "UTC",
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  });
+}
+
+export function Header(props: {
+  site: SiteInfo;
+  user: Viewer["user"] | undefined;
+  categories: Category[];
+  onOpenMenu: () => void;
+}) {
+  const { site, user, categories } = props;
+  return (
+    <header className="site-header">
+      <div className="topbar">
+        <div className="container topbar-inner">
+          <span suppressHydrationWarning>{todayUtc()}</span>
+          <span className="topbar-contact">
+            <a href={`tel:${site.contactPhone.replace(/[^+\d]/g, "")}`}>
+              <PhoneIcon /> {site.contactPhone}
+            </a>
+            <a href={`mailto:${site.contactEmail}`}>
+              <MailIcon /> {site.contactEmail}
+            </a>
+          </span>
+        </div>
+      </div>
+      <div className="container navbar">
+        <button
+          type="button"
+          className="icon-button menu-button"
+          onClick={props.onOpenMenu}
+          aria-label="Open menu"
+        >
+          <MenuIcon />
+        </button>
+        <Link to="/" className="brand">
+          <BlogIcon /> {site.title}
+        </Link>
+        <nav aria-label="Main" className="main-nav">
+          <ul>
+            <li>
+              <NavLink to="/" end>
+                Home
+              </NavLink>
+            </li>
+            <li className="dropdown">
+              <button type="button" className="dropdown-toggle" aria-haspopup="true">
+                Categories <ChevronDownIcon />
+              </button>
+              <ul className="dropdown-menu">
+                {categories.length === 0 ? <li className="muted">No categories yet</li> : null}
+                {categories.map((category) => (
+                  <li key={category._id}>
+                    <Link to={categoryPath(category.title)}>{category.title}</Link>
+                  </li>
+                ))}
+              </ul>
+            </li>
+            <li>
+              <NavLink to="/posts" end>
+                Posts
+              </NavLink>
+            </li>
+            {user?.isAdmin ? (
+              <>
+                <li>
+                  <NavLink to="/posts/create-post">Create</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/admin-dashboard">Admin Dashboard</NavLink>
+                </li>
+              </>
+            ) : null}
+          </ul>
+        </nav>
+        <div className="account">
+          {user ? (
+            <details className="user-menu">
+              <summary>
+                <img src={user.profilePhoto.url} alt="" width="32" height="32" className="avatar" />
+                <span>{user.username}</span>
+              </summary>
+              <ul className="dropdown-menu dropdown-menu-end">
+                <li>
+                  <Link to={`/profile/${user._id}`}>Profile</Link>
+                </li>
+                <li>
+                  <Form method="post" action="/logout">
+                    <button type="submit" className="link-button">
+                      Logout
+                    </button>
+                  </Form>
+                </li>
+              </ul>
+            </details>
+          ) : (
+            <>
+              <Link to="/login" className="button button-ghost">
+                Login
+              </Link>
+              <Link to="/register" className="button">
+                Register
+              </Link>
+            </>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,50 @@
+import { Link } from "react-router";
+import { ChevronLeftIcon, ChevronRightIcon } from "../../ui/icons.js";
+
+/**
+ * Previous, numbered pages, next (SPEC.md 2), shown only with more than one page. Pages are
+ * links (`?page=n`), so every page can be shared, reloaded and read without JavaScript.
+ */
+export function Pager({ page, pages, path }: { page: number; pages: number; path: string }) {
+  if (pages <= 1) return null;
+  const href = (n: number) => (n === 1 ? path : `${path}?page=${String(n)}`);
+  return (
+    <nav className="pager" aria-label="Pages">
+      {page > 1 ? (
+        <Link to={href(page - 1)} className="pager-item" aria-label="Previous page">
+          <ChevronLeftIcon />
+        </Link>
+      ) : (
+        <span className="pager-item" aria-disabled="true" aria-label="Previous page">
+          <ChevronLeftIcon />
+        </span>
+      )}
+      {Array.from({ length: pages }, (_, i) => i + 1).map((n) => (
+        <Link
+          key={n}
+          to={href(n)}
+          className="pager-item"
+          aria-current={n === page ? "page" : undefined}
+          aria-label={`Page ${String(n)}`}
+        >
+          {n}
+        </Link>
+      ))}
+      {page < pages ? (
+        <Link to={href(page + 1)} className="pager-item" aria-label="Next page">
+          <ChevronRightIcon />
+        </Link>
+      ) : (
+        <span className="pager-item" aria-disabled="true" aria-label="Next page">
+          <ChevronRightIcon />
+        </span>
+      )}
+    </nav>
+  );
+}
+
+/** `?page=n` from a URL: a whole number from 1, anything else is page 1. */
+export function pageFrom(url: string) {
+  const raw = new URL(url).searchParams.get("page") ?? "1";
+  return /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : 1;
+}

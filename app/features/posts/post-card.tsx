@@ -1,0 +1,77 @@
+import { Link } from "react-router";
+import type { PostSummary } from "../../../core/posts/presenters.js";
+import { imageSources, shortDate } from "../../ui/format.js";
+import { categoryPath } from "../layout/header.js";
+
+export const postPath = (id: string) => `/posts/details/${id}`;
+
+/** The post card of SPEC.md 2. The first cards of a page load eagerly; the rest when scrolled to. */
+export function PostCard({ post, eager = false }: { post: PostSummary; eager?: boolean }) {
+  const image = imageSources(post.image.url);
+  return (
+    <article className="post-card">
+      <Link to={postPath(post._id)} className="post-card-image" tabIndex={-1} aria-hidden="true">
+        <img
+          src={image.src}
+          srcSet={image.srcSet}
+          sizes="(min-width: 1400px) 400px, (min-width: 992px) 50vw, 100vw"
+          width="1200"
+          height="675"
+          alt=""
+          loading={eager ? "eager" : "lazy"}
+          decoding="async"
+        />
+      </Link>
+      <div className="post-card-body">
+        <Link to={categoryPath(post.category)} className="tag">
+          {post.category}
+        </Link>
+        <h3 className="post-card-title">
+          <Link to={postPath(post._id)}>{post.title}</Link>
+        </h3>
+        <div className="byline">
+          <img
+            src={post.user.profilePhoto.url}
+            alt=""
+            width="28"
+            height="28"
+            className="avatar"
+            loading="lazy"
+          />
+          <span>
+            By <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
+          </span>
+          <time dateTime={post.createdAt}>{shortDate(post.createdAt)}</time>
+        </div>
+        <p className="post-card-description">{post.description}</p>
+        <Link to={postPath(post._id)} className="read-more" aria-label={`Read More: ${post.title}`}>
+          Read More
+        </Link>
+      </div>
+    </article>
+  );
+}
+
+export function PostGrid({ posts }: { posts: PostSummary[] }) {
+  return (
+    <div className="post-grid">
+      {posts.map((post, index) => (
+        <PostCard key={post._id} post={post} eager={index < 2} />
+      ))}
+    </div>
+  );
+}
+
+export function NoPosts() {
+  return (
+    <div className="empty">
+      <svg viewBox="0 0 120 90" width="160" height="120" aria-hidden="true">
+        <rect x="10" y="10" width="100" height="70" rx="8" fill="#e2e8f0" />
+        <rect x="22" y="24" width="50" height="8" rx="4" fill="#94a3b8" />
+        <rect x="22" y="40" width="76" height="6" rx="3" fill="#cbd5e1" />
+        <rect x="22" y="52" width="64" height="6" rx="3" fill="#cbd5e1" />
+      </svg>
+      <h2>No Posts Were Found</h2>
+    </div>
+  );
+}

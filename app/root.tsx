@@ -1,0 +1,186 @@
+import { useCallback, useEffect, useState } from "react";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useNavigation,
+  useRouteLoaderData,
+} from "react-router";
+import { listCategories } from "../core/categories/categories-service.js";
+import type { Route } from "./+types/root";
+import { Footer } from "./features/layout/footer.js";
+import { Header } from "./features/layout/header.js";
+import { SideMenu } from "./features/layout/side-menu.js";
+import { ArrowUpIcon, BlogIcon } from "./ui/icons.js";
+import stylesheet from "./styles.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "alternate", type: "application/rss+xml", href: "/rss.xml", title: "RSS" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return {
+    site: context.site,
+    user: context.viewer?.user,
+    nonce: context.cspNonce,
+    categories: await listCategories(context.deps),
+  };
+}
+
+/** SPEC.md 9: swipe threshold 20 px, scroll-to-top after 150 px. */
+const SWIPE_THRESHOLD = 20;
+const SCROLL_TOP_THRESHOLD = 150;
+
+function useSwipeToOpen(open: () => void) {
+  useEffect(() => {
+    let startX: number | undefined;
+    const onStart = (event: TouchEvent) => {
+      const touch = event.touches[0];
+      startX = touch && touch.clientX < 40 ? touch.clientX : undefined;
+    };
+    const onMove = (event: TouchEvent) => {
+      const touch = event.touches[0];
+      if (startX !== undefined && touch && touch.clientX - startX >= SWIPE_THRESHOLD) {
+        startX = undefined;
+        open();
+      }
+    };
+    window.addEventListener("touchstart", onStart, { passive: true });
+    window.addEventListener("touchmove", onMove, { passive: true });
+    return () => {
+      window.removeEventListener("touchstart", onStart);
+      window.removeEventListener("touchmove", onMove);
+    };
+  }, [open]);
+}
+
+function ScrollToTop() {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const onScroll = () => {
+      setShown(window.scrollY > SCROLL_TOP_THRESHOLD);
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => {
+      window.removeEventListener("scroll", onScroll);
+    };
+  }, []);
+  if (!shown) return null;
+  return (
+    <button
+      type="button"
+      className="scroll-top"
+      aria-label="Scroll to top"
+      onClick={() => {
+        window.scrollTo({ top: 0, behavior: "smooth" });
+      }}
+    >
+      <ArrowUpIcon />
+    </button>
+  );
+}
+
+function PendingIndicator() {
+  const navigation = useNavigation();
+  if (navigation.state === "idle") return null;
+  return (
+    <div className="pending" role="status" aria-live="polite">
+      <BlogIcon /> <span>Loading…</span>
+    </div>
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const [menuOpen, setMenuOpen] = useState(false);
+  const openMenu = useCallback(() => {
+    setMenuOpen(true);
+  }, []);
+  const closeMenu = useCallback(() => {
+    setMenuOpen(false);
+  }, []);
+  useSwipeToOpen(openMenu);
+
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        {data ? (
+          <>
+            <Header
+              site={data.site}
+              user={data.user}
+              categories={data.categories}
+              onOpenMenu={openMenu}
+            />
+            <SideMenu
+              open={menuOpen}
+              onClose={closeMenu}
+              user={data.user}
+              categories={data.categories}
+            />
+          </>
+        ) : null}
+        <PendingIndicator />
+        <main id="main" className="container">
+          {children}
+        </main>
+        {data ? <Footer site={data.site} /> : null}
+        <ScrollToTop />
+        <ScrollRestoration nonce={data?.nonce} />
+        <Scripts nonce={data?.nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function meta({ loaderData, error }: Route.MetaArgs) {
+  const site = loaderData?.site.title ?? "Blog";
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return [{ title: `Page Not Found | ${site}` }, { name: "robots", content: "noindex" }];
+  }
+  return [{ title: error ? `Something went wrong | ${site}` : site }];
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  return (
+    <section className="error-page">
+      <h1>Something went wrong</h1>
+      <p>Please try again in a moment.</p>
+      <Link to="/">Go to home page</Link>
+    </section>
+  );
+}
+
+export function NotFound() {
+  return (
+    <section className="error-page">
+      <h1>Page Not Found</h1>
+      <p className="error-code" aria-hidden="true">
+        404
+      </p>
+      <Link to="/" className="button">
+        Go to home page
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { data, Link } from "react-router";
+import { getPost } from "../../core/posts/posts-service.js";
+import { DomainError } from "../../core/shared/errors.js";
+import { categoryPath } from "../features/layout/header.js";
+import { pageMeta } from "../meta.js";
+import { imageSources, shortDate } from "../ui/format.js";
+import { CommentIcon, HeartIcon } from "../ui/icons.js";
+import type { Route } from "./+types/post-details";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  try {
+    const post = await getPost(context.deps, params.id);
+    return { post, site: context.site, viewerId: context.viewer?.actor.id };
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "not_found") {
+      throw data(null, { status: 404 });
+    }
+    throw error;
+  }
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => {
+  const { post, site } = loaderData;
+  const url = `${site.publicUrl}/posts/details/${post._id}`;
+  return [
+    ...pageMeta(site, {
+      title: post.title,
+      description: post.description,
+      path: `/posts/details/${post._id}`,
+    }),
+    { property: "og:type", content: "article" },
+    { property: "og:title", content: post.title },
+    { property: "og:description", content: post.description.slice(0, 200) },
+    { property: "og:url", content: url },
+    { property: "og:image", content: post.image.url },
+    { property: "og:site_name", content: site.title },
+    { property: "article:published_time", content: post.createdAt },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: post.title },
+    { name: "twitter:description", content: post.description.slice(0, 200) },
+    { name: "twitter:image", content: post.image.url },
+  ];
+};
+
+export default function PostDetails({ loaderData }: Route.ComponentProps) {
+  const { post, viewerId } = loaderData;
+  const image = imageSources(post.image.url);
+  const liked = viewerId !== undefined && post.likes.some((user) => user._id === viewerId);
+  return (
+    <article className="post">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>
+            <Link to="/">Home</Link>
+          </li>
+          <li>
+            <Link to={categoryPath(post.category)}>{post.category}</Link>
+          </li>
+          <li aria-current="page">{post.title}</li>
+        </ol>
+      </nav>
+      <header className="post-header">
+        <Link to={categoryPath(post.category)} className="tag">
+          {post.category}
+        </Link>
+        <h1>{post.title}</h1>
+        <div className="byline">
+          <img src={post.user.profilePhoto.url} alt="" width="32" height="32" className="avatar" />
+          <span>
+            By <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
+          </span>
+          <time dateTime={post.createdAt}>{shortDate(post.createdAt)}</time>
+          <span>
+            <CommentIcon /> {post.commentsCount} {post.commentsCount === 1 ? "comment" : "comments"}
+          </span>
+        </div>
+      </header>
+      <img
+        className="post-image"
+        src={image.src}
+        srcSet={image.srcSet}
+        sizes="(min-width: 900px) 860px, 100vw"
+        width="1200"
+        height="675"
+        alt=""
+      />
+      <div className="post-description">
+        {post.description.split(/\n{2,}/).map((paragraph, index) => (
+          <p key={index}>{paragraph}</p>
+        ))}
+      </div>
+      <section className="likes" aria-label="Likes">
+        <span className={liked ? "liked" : undefined}>
+          <HeartIcon filled={liked} /> {post.likesCount} {post.likesCount === 1 ? "like" : "likes"}
+        </span>
+        {post.likes.length > 0 ? (
+          <ul className="likers">
+            {post.likes.map((user) => (
+              <li key={user._id}>
+                <img
+                  src={user.profilePhoto.url}
+                  alt=""
+                  width="24"
+                  height="24"
+                  className="avatar"
+                  loading="lazy"
+                />
+                {user.username || "User Not Found"}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+      <section className="comments" aria-labelledby="comments-title">
+        <h2 id="comments-title">Leave a Reply</h2>
+        {post.comments.length === 0 ? (
+          <p className="muted">No Comments Yet! Be the first one.</p>
+        ) : (
+          <ul className="comment-list">
+            {post.comments.map((comment) => (
+              <li key={comment._id} className="comment">
+                <div className="byline">
+                  <img
+                    src={comment.user.profilePhoto.url}
+                    alt=""
+                    width="28"
+                    height="28"
+                    className="avatar"
+                    loading="lazy"
+                  />
+                  <strong>{comment.userName}</strong>
+                  <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
+                </div>
+                <p>{comment.text}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </article>
+  );
+}

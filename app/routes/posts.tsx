@@ -1,0 +1,33 @@
+import { PAGE_SIZE } from "../../contract/limits.js";
+import { countPosts, listPosts } from "../../core/posts/posts-service.js";
+import { pageFrom, Pager } from "../features/posts/pager.js";
+import { NoPosts, PostGrid } from "../features/posts/post-card.js";
+import { pageMeta } from "../meta.js";
+import type { Route } from "./+types/posts";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const page = pageFrom(request.url);
+  const [posts, total] = await Promise.all([
+    listPosts(context.deps, {}, page),
+    countPosts(context.deps),
+  ]);
+  return { posts, page, pages: Math.ceil(total / PAGE_SIZE), site: context.site };
+}
+
+export const meta = ({ loaderData: data }: Route.MetaArgs) =>
+  pageMeta(data.site, {
+    title: data.page > 1 ? `Posts, page ${String(data.page)}` : "Posts",
+    description: `All posts on ${data.site.title}, newest first.`,
+    path: data.page > 1 ? `/posts?page=${String(data.page)}` : "/posts",
+  });
+
+export default function Posts({ loaderData }: Route.ComponentProps) {
+  const { posts, page, pages } = loaderData;
+  return (
+    <>
+      <h1 className="page-title">Posts</h1>
+      {posts.length === 0 ? <NoPosts /> : <PostGrid posts={posts} />}
+      <Pager page={page} pages={pages} path="/posts" />
+    </>
+  );
+}

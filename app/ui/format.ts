@@ -1,0 +1,22 @@
+const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * "Sun Nov 22 2026", in UTC: the server and the browser must print the same text, whatever the
+ * reader's time zone, or hydration would disagree.
+ */
+export function shortDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return `${DAYS[date.getUTCDay()] ?? ""} ${MONTHS[date.getUTCMonth()] ?? ""} ${String(date.getUTCDate()).padStart(2, "0")} ${String(date.getUTCFullYear())}`;
+}
+
+/** The stored widths of an uploaded image, from the URL the API gives for its largest copy. */
+export function imageSources(url: string) {
+  if (!url.endsWith("/lg.webp")) return { src: url, srcSet: undefined };
+  const base = url.slice(0, -"lg.webp".length);
+  return {
+    src: url,
+    srcSet: `${base}sm.webp 400w, ${base}md.webp 800w, ${base}lg.webp 1200w`,
+  };
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { pathToFileURL } from "node:url";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import type { SiteInfo, Viewer } from "../../app/context.js";
+import { findSessionUser } from "../../core/auth/sessions.js";
+import type { CoreDeps } from "../../core/deps.js";
+import { actorOf } from "../../core/users/policies.js";
+import { presentPublicUser } from "../../core/users/presenters.js";
+import type { Config } from "../config.js";
+import { readCookie, SESSION_COOKIE } from "../../app/features/auth/session-cookie.js";
+
+export type RenderPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+async function viewerOf(deps: CoreDeps, request: FastifyRequest): Promise<Viewer | undefined> {
+  const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+  if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+  const session = await findSessionUser(deps.db, token, deps.clock());
+  if (!session) return undefined;
+  return {
+    actor: actorOf(session.user),
+    sessionId: session.sessionId,
+    user: { ...presentPublicUser(deps, session.user), isAdmin: session.user.is_admin === 1 },
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
+/** The pages' policy: only this site's scripts and the inline ones React Router marks with the nonce. */
+function pageCsp(nonce: string, siteOrigin: string) {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(siteOrigin.startsWith("https:") ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
+
+/**
+ * A form post that did not come from this site is refused: the session cookie is SameSite=Lax,
+ * and this closes the rest (a same-site page on another port or subdomain, old browsers).
+ */
+function isCrossOrigin(request: FastifyRequest, siteOrigin: string) {
+  if (SAFE_METHODS.has(request.method)) return false;
+  const origin = request.headers.origin;
+  if (origin !== undefined) return origin !== siteOrigin;
+  const fetchSite = request.headers["sec-fetch-site"];
+  return fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none";
+}
+
+function toWebRequest(request: FastifyRequest, siteOrigin: string, signal: AbortSignal) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const body = request.body;
+  return new Request(new URL(request.url, siteOrigin), {
+    method: request.method,
+    headers,
+    signal,
+    ...(Buffer.isBuffer(body) && !SAFE_METHODS.has(request.method)
+      ? { body: new Uint8Array(body) }
+      : {}),
+  });
+}
+
+async function sendWebResponse(reply: FastifyReply, response: Response) {
+  reply.status(response.status);
+  for (const [name, value] of response.headers) {
+    if (name !== "set-cookie") void reply.header(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) void reply.header("set-cookie", cookies);
+  if (!response.body) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+}
+
+/**
+ * Serves the server-rendered site from the React Router build (`npm run build`). Returns the page
+ * renderer, or undefined when there is no build (the API still works; the log says why).
+ */
+export async function registerWebSite(
+  server: FastifyInstance,
+  deps: CoreDeps,
+  config: Config,
+  root: string,
+): Promise<RenderPage | undefined> {
+  const buildFile = path.join(root, "build", "server", "index.js");
+  if (!existsSync(buildFile)) {
+    server.log.warn("No web build at build/server: run `npm run build` to serve the site");
+    return undefined;
+  }
+  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
+  const handle = createRequestHandler(build, "production");
+  const siteOrigin = new URL(config.publicUrl).origin;
+  const site: SiteInfo = { ...config.site, publicUrl: config.publicUrl };
+
+  await server.register(fastifyStatic, {
+    root: path.join(root, "build", "client", "assets"),
+    prefix: "/assets/",
+    decorateReply: false,
+    immutable: true,
+    maxAge: "365d",
+    index: false,
+  });
+
+  const renderPage: RenderPage = async (request, reply) => {
+    if (isCrossOrigin(request, siteOrigin)) {
+      return reply.status(403).type("text/plain").send("Cross-site form posts are refused");
+    }
+    const cspNonce = randomBytes(16).toString("base64");
+    const controller = new AbortController();
+    reply.raw.once("close", () => {
+      controller.abort();
+    });
+    const response = await handle(toWebRequest(request, siteOrigin, controller.signal), {
+      deps,
+      site,
+      viewer: await viewerOf(deps, request),
+      secureCookies: siteOrigin.startsWith("https:"),
+      cspNonce,
+    });
+    void reply.header("content-security-policy", pageCsp(cspNonce, siteOrigin));
+    return sendWebResponse(reply, response);
+  };
+
+  // Pages take their bodies raw (form posts go to React Router untouched), in a context of their
+  // own so the API keeps its JSON and multipart parsers.
+  await server.register((pages, _options, done) => {
+    pages.removeAllContentTypeParsers();
+    pages.addContentTypeParser(
+      "*",
+      { parseAs: "buffer", bodyLimit: 8_000_000 },
+      (_r, body, next) => {
+        next(null, body);
+      },
+    );
+    pages.route({
+      method: ["GET", "HEAD", "POST"],
+      url: "/*",
+      handler: (request, reply) =>
+        request.url.startsWith("/api/")
+          ? reply
+              .status(404)
+              .send({ message: `Not found: ${request.method} ${request.url.split("?")[0] ?? ""}` })
+          : renderPage(request, reply),
+    });
+    done();
+  });
+  return renderPage;
+}
