@@ -28,7 +28,12 @@ export default tseslint.config(
       // Loaders throw React Router's data() responses (404 and friends) by design.
       "@typescript-eslint/only-throw-error": [
         "error",
-        { allow: [{ from: "package", package: "react-router", name: "DataWithResponseInit" }] },
+        {
+          allow: [
+            { from: "package", package: "react-router", name: "DataWithResponseInit" },
+            { from: "lib", name: "Response" },
+          ],
+        },
       ],
     },
   },

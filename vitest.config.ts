@@ -2,10 +2,22 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
     // Native modules (better-sqlite3, sharp, argon2) are happiest in child processes.
     pool: "forks",
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          // Builds the site once before any browser test runs.
+          globalSetup: ["tests/e2e/build-site.ts"],
+          testTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

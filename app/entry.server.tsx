@@ -21,9 +21,11 @@ export default function handleRequest(
     let shellRendered = false;
     const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
     const { pipe, abort } = renderToPipeableStream(
+      // Scripts carry the nonce; stylesheets need none (root renders <Links nonce="">, since a
+      // nonce on a link is blanked by the browser and hydration would see a mismatch).
       <ServerRouter context={routerContext} url={request.url} nonce={loadContext.cspNonce} />,
       {
-        nonce: loadContext.cspNonce,
+        nonce: { script: loadContext.cspNonce },
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();

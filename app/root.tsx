@@ -16,6 +16,7 @@ import { Footer } from "./features/layout/footer.js";
 import { Header } from "./features/layout/header.js";
 import { SideMenu } from "./features/layout/side-menu.js";
 import { ArrowUpIcon, BlogIcon } from "./ui/icons.js";
+import { ToastProvider } from "./ui/toasts.js";
 import stylesheet from "./styles.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -86,6 +87,28 @@ function ScrollToTop() {
   );
 }
 
+/**
+ * SPEC.md 3 keeps the signed-in user's public info in localStorage (`userInfo`); the token stays
+ * in its httpOnly cookie, out of reach of scripts.
+ */
+function UserInfoSync({
+  user,
+}: {
+  user: { _id: string; username: string; profilePhoto: { url: string } } | undefined;
+}) {
+  useEffect(() => {
+    if (user) {
+      localStorage.setItem(
+        "userInfo",
+        JSON.stringify({ _id: user._id, username: user.username, profilePhoto: user.profilePhoto }),
+      );
+    } else {
+      localStorage.removeItem("userInfo");
+    }
+  }, [user]);
+  return null;
+}
+
 function PendingIndicator() {
   const navigation = useNavigation();
   if (navigation.state === "idle") return null;
@@ -113,7 +136,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        <Links nonce="" />
       </head>
       <body>
         <a href="#main" className="skip-link">
@@ -136,11 +159,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </>
         ) : null}
         <PendingIndicator />
-        <main id="main" className="container">
-          {children}
-        </main>
+        <ToastProvider>
+          <main id="main" className="container">
+            {children}
+          </main>
+        </ToastProvider>
         {data ? <Footer site={data.site} /> : null}
         <ScrollToTop />
+        <UserInfoSync user={data?.user} />
         <ScrollRestoration nonce={data?.nonce} />
         <Scripts nonce={data?.nonce} />
       </body>

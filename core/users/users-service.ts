@@ -53,11 +53,16 @@ export async function countUsers(deps: CoreDeps, actor: Actor) {
 }
 
 /** A public profile; the e-mail only for its owner and admins. */
-export async function getProfile(deps: CoreDeps, actor: Actor | undefined, id: string) {
+export async function getProfile(
+  deps: CoreDeps,
+  actor: Actor | undefined,
+  id: string,
+  options: { withPosts: boolean } = { withPosts: true },
+) {
   const user = await requireUser(deps, id);
   return presentProfile(deps, user, {
     withEmail: canSeeEmail(actor, user.id),
-    posts: await listPosts(deps, { userId: user.id }),
+    posts: options.withPosts ? await listPosts(deps, { userId: user.id }) : [],
   });
 }
 

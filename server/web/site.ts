@@ -12,6 +12,7 @@ import { findSessionUser } from "../../core/auth/sessions.js";
 import type { CoreDeps } from "../../core/deps.js";
 import { actorOf } from "../../core/users/policies.js";
 import { presentPublicUser } from "../../core/users/presenters.js";
+import { limits } from "../api/rate-limits.js";
 import type { Config } from "../config.js";
 import { readCookie, SESSION_COOKIE } from "../../app/features/auth/session-cookie.js";
 
@@ -89,6 +90,30 @@ async function sendWebResponse(reply: FastifyReply, response: Response) {
 }
 
 /**
+ * The web forms that sign in, sign up and mail reset links share the API's limits: the same
+ * numbers, counted per address (in Redis when configured, like the API's).
+ */
+function webRateLimits(server: FastifyInstance) {
+  if (!server.hasDecorator("createRateLimit")) return () => Promise.resolve(undefined);
+  const checks = [
+    { path: /^\/login$/, limit: server.createRateLimit(limits.login.rateLimit) },
+    { path: /^\/register$/, limit: server.createRateLimit(limits.register.rateLimit) },
+    { path: /^\/forgot-password$/, limit: server.createRateLimit(limits.resetLink.rateLimit) },
+    { path: /^\/reset-password\//, limit: server.createRateLimit(limits.login.rateLimit) },
+  ];
+  return async (request: FastifyRequest): Promise<string | undefined> => {
+    if (request.method !== "POST") return undefined;
+    const pathname = request.url.split("?")[0] ?? "";
+    const check = checks.find(({ path: pattern }) => pattern.test(pathname.replace(/\.data$/, "")));
+    if (!check) return undefined;
+    const result = await check.limit(request);
+    if (result.isAllowed || !result.isExceeded) return undefined;
+    const minutes = Math.max(1, Math.ceil(result.ttl / 60_000));
+    return `Too many requests, please try again in ${String(minutes)} minute${minutes === 1 ? "" : "s"}`;
+  };
+}
+
+/**
  * Serves the server-rendered site from the React Router build (`npm run build`). Returns the page
  * renderer, or undefined when there is no build (the API still works; the log says why).
  */
@@ -117,10 +142,13 @@ export async function registerWebSite(
     index: false,
   });
 
+  const limited = webRateLimits(server);
   const renderPage: RenderPage = async (request, reply) => {
     if (isCrossOrigin(request, siteOrigin)) {
       return reply.status(403).type("text/plain").send("Cross-site form posts are refused");
     }
+    const tooMany = await limited(request);
+    if (tooMany) return reply.status(429).type("text/plain").send(tooMany);
     const cspNonce = randomBytes(16).toString("base64");
     const controller = new AbortController();
     reply.raw.once("close", () => {

@@ -73,6 +73,8 @@ export async function startTestServer(
     RATE_LIMITS: "off",
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
+    // The address the browser tests open, so same-origin checks and absolute links agree.
+    PUBLIC_URL: `http://127.0.0.1:${String(port)}`,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });

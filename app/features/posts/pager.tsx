@@ -15,7 +15,7 @@ export function Pager({ page, pages, path }: { page: number; pages: number; path
           <ChevronLeftIcon />
         </Link>
       ) : (
-        <span className="pager-item" aria-disabled="true" aria-label="Previous page">
+        <span className="pager-item" role="link" aria-disabled="true" aria-label="Previous page">
           <ChevronLeftIcon />
         </span>
       )}
@@ -35,7 +35,7 @@ export function Pager({ page, pages, path }: { page: number; pages: number; path
           <ChevronRightIcon />
         </Link>
       ) : (
-        <span className="pager-item" aria-disabled="true" aria-label="Next page">
+        <span className="pager-item" role="link" aria-disabled="true" aria-label="Next page">
           <ChevronRightIcon />
         </span>
       )}

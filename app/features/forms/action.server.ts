@@ -1,0 +1,26 @@
+import { DomainError } from "../../../core/shared/errors.js";
+import type { ActionResult } from "./form-state.js";
+
+/**
+ * Runs a domain call for an action. A domain error becomes a result the form shows (the server's
+ * message as a toast, field messages under the fields); anything else is a real failure.
+ */
+export async function attempt<T>(
+  call: () => Promise<T>,
+): Promise<{ ok: true; value: T } | (ActionResult & { ok: false })> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    if (error instanceof DomainError) {
+      return { ok: false, message: error.message, errors: error.errors ?? {} };
+    }
+    throw error;
+  }
+}
+
+export const formFields = async (request: Request) =>
+  Object.fromEntries(
+    [...(await request.formData()).entries()].filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );

@@ -1,0 +1,29 @@
+import { useState } from "react";
+import type { z } from "zod";
+import { parseWith, type FieldErrors } from "../../../contract/validation.js";
+
+/** What an action answers when it does not redirect: a message, and errors per field. */
+export interface ActionResult {
+  ok: boolean;
+  message?: string;
+  errors?: FieldErrors;
+}
+
+/**
+ * Checks a form in the browser with the same schema the server uses, before it is sent; with
+ * JavaScript off the server's answer shows the same messages.
+ */
+export function useClientValidation(schema: z.ZodType, serverErrors: FieldErrors | undefined) {
+  const [clientErrors, setClientErrors] = useState<FieldErrors | undefined>();
+  const onSubmit = (event: { currentTarget: HTMLFormElement; preventDefault(): void }) => {
+    const values = Object.fromEntries(new FormData(event.currentTarget).entries());
+    const result = parseWith(schema, values);
+    if (!result.ok) {
+      event.preventDefault();
+      setClientErrors(result.errors);
+    } else {
+      setClientErrors(undefined);
+    }
+  };
+  return { errors: clientErrors ?? serverErrors ?? {}, onSubmit };
+}

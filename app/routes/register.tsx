@@ -1,0 +1,57 @@
+import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { RegisterSchema } from "../../contract/auth.js";
+import { register } from "../../core/auth/auth-service.js";
+import { requireVisitor } from "../features/auth/guards.server.js";
+import { attempt, formFields } from "../features/forms/action.server.js";
+import { Field } from "../features/forms/field.js";
+import { useClientValidation } from "../features/forms/form-state.js";
+import { pageMeta } from "../meta.js";
+import { useToastOn } from "../ui/toasts.js";
+import type { Route } from "./+types/register";
+
+export function loader({ context }: Route.LoaderArgs) {
+  requireVisitor(context);
+  return { site: context.site };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireVisitor(context);
+  const result = await attempt(async () => register(context.deps, await formFields(request)));
+  return result.ok ? redirect("/email-sent") : result;
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  pageMeta(loaderData.site, {
+    title: "Register",
+    description: "Create an account.",
+    path: "/register",
+  });
+
+export default function Register() {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const { errors, onSubmit } = useClientValidation(RegisterSchema, result?.errors);
+  useToastOn(result);
+  return (
+    <section className="form-page">
+      <h1>Create new account</h1>
+      <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+        <Field label="Username" name="username" autoComplete="username" error={errors.username} />
+        <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password}
+        />
+        <button type="submit" className="button" disabled={busy}>
+          Register
+        </button>
+        <p>
+          Already have an account? <Link to="/login">Login</Link>
+        </p>
+      </Form>
+    </section>
+  );
+}

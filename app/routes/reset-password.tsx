@@ -1,0 +1,61 @@
+import { Form, redirect, useActionData, useNavigation } from "react-router";
+import { ResetPasswordSchema } from "../../contract/auth.js";
+import { checkPasswordResetLink, resetPassword } from "../../core/auth/auth-service.js";
+import { attempt, formFields } from "../features/forms/action.server.js";
+import { Field } from "../features/forms/field.js";
+import { useClientValidation } from "../features/forms/form-state.js";
+import { pageMeta } from "../meta.js";
+import { useToastOn } from "../ui/toasts.js";
+import type { Route } from "./+types/reset-password";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const link = await attempt(() =>
+    checkPasswordResetLink(context.deps, params.userId, params.token),
+  );
+  return { site: context.site, linkValid: link.ok };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const result = await attempt(async () =>
+    resetPassword(context.deps, params.userId, params.token, await formFields(request)),
+  );
+  return result.ok ? redirect("/password-reset-successfully") : result;
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  ...pageMeta(loaderData.site, {
+    title: "Reset Password",
+    description: "Choose a new password.",
+    path: "/forgot-password",
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function ResetPassword({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const { errors, onSubmit } = useClientValidation(ResetPasswordSchema, result?.errors);
+  useToastOn(result);
+  return (
+    <section className="form-page">
+      <h1>Reset Password</h1>
+      {loaderData.linkValid ? null : (
+        <p className="form-error" role="alert">
+          This link is invalid or has expired. Ask for a new one from the Forgot Password page.
+        </p>
+      )}
+      <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+        <Field
+          label="New Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password}
+        />
+        <button type="submit" className="button" disabled={busy}>
+          Update Password
+        </button>
+      </Form>
+    </section>
+  );
+}

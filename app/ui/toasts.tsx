@@ -1,0 +1,73 @@
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+
+/** SPEC.md 9: toasts top right, closing by themselves after 5000 ms. */
+const TOAST_MS = 5000;
+
+type Kind = "success" | "error";
+interface Toast {
+  id: number;
+  kind: Kind;
+  text: string;
+}
+
+const ToastContext = createContext<(kind: Kind, text: string) => void>(() => undefined);
+
+export const useToast = () => useContext(ToastContext);
+
+export function ToastProvider({ children }: { children: React.ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const next = useRef(0);
+  const dismiss = useCallback((id: number) => {
+    setToasts((current) => current.filter((toast) => toast.id !== id));
+  }, []);
+  const show = useCallback(
+    (kind: Kind, text: string) => {
+      next.current += 1;
+      const id = next.current;
+      setToasts((current) => [...current, { id, kind, text }]);
+      setTimeout(() => {
+        dismiss(id);
+      }, TOAST_MS);
+    },
+    [dismiss],
+  );
+  const value = useMemo(() => show, [show]);
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <div className="toasts" role="status" aria-live="polite">
+        {toasts.map((toast) => (
+          <div key={toast.id} className={`toast toast-${toast.kind}`}>
+            <span>{toast.text}</span>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Dismiss"
+              onClick={() => {
+                dismiss(toast.id);
+              }}
+            >
+              ×
+            </button>
+          </div>
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+/** Shows a server answer's message once, when a new one arrives. */
+export function useToastOn(result: { message?: string; ok?: boolean } | undefined) {
+  const toast = useToast();
+  useEffect(() => {
+    if (result?.message) toast(result.ok ? "success" : "error", result.message);
+  }, [result, toast]);
+}

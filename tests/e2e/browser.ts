@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from "playwright-core";
+import { expect } from "vitest";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+}
+
+export interface Watched {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, page errors and requests that tried to leave the site. */
+  problems: string[];
+}
+
+/**
+ * A fresh browser context on the site, watched: a console error, an uncaught page error or a
+ * request to any other host is a problem the test fails on (STYLE.md, Tests).
+ */
+export async function openSite(
+  browser: Browser,
+  siteUrl: string,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<Watched> {
+  const context = await browser.newContext({
+    baseURL: siteUrl,
+    viewport: { width: 1280, height: 900 },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
+  const problems: string[] = [];
+  const origin = new URL(siteUrl).origin;
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith("data:")) return route.continue();
+    problems.push(`request to another host: ${url}`);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  return { context, page, problems };
+}
+
+/** Waits (up to 5 s) for an element to show: client navigations render a moment after the URL. */
+export async function shows(locator: Locator) {
+  await locator.first().waitFor({ state: "visible", timeout: 5000 });
+  return true;
+}
+
+export function expectNoProblems(watched: Watched) {
+  expect(watched.problems).toEqual([]);
+}
+
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** Runs axe-core on the page; serious and critical violations fail the test. */
+export async function expectAccessible(page: Page) {
+  // Evaluated through the DevTools protocol, so the page's CSP does not apply to it.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
+    const result = await axe.run();
+    return result.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      nodes: nodes.map((node) => node.target),
+    }));
+  });
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious, `${page.url()}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
+}
