@@ -1,4 +1,5 @@
-import { Form, Link, NavLink } from "react-router";
+import { useEffect, useRef } from "react";
+import { Form, Link, NavLink, useLocation } from "react-router";
 import type { SiteInfo, Viewer } from "../../context.js";
 import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
 
@@ -26,6 +27,12 @@ export function Header(props: {
   onOpenMenu: () => void;
 }) {
   const { site, user, categories } = props;
+  const userMenu = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  // A dropdown closes once you have gone where it took you.
+  useEffect(() => {
+    if (userMenu.current) userMenu.current.open = false;
+  }, [location]);
   return (
     <header className="site-header">
       <div className="topbar">
@@ -92,7 +99,7 @@ export function Header(props: {
         </nav>
         <div className="account">
           {user ? (
-            <details className="user-menu">
+            <details className="user-menu" ref={userMenu}>
               <summary>
                 <img src={user.profilePhoto.url} alt="" width="32" height="32" className="avatar" />
                 <span>{user.username}</span>

@@ -1,0 +1,200 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser } from "../support/factories.js";
+import { client } from "../support/http.js";
+import { mailedLink } from "../support/mail.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import { expectAccessible, expectNoProblems, launchBrowser, openSite, shows } from "./browser.js";
+
+let server: TestServer;
+let browser: Browser;
+
+const WEAK =
+  "Must contain 8 characters, one uppercase, one lowercase, one number and one special character";
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+async function fill(page: Page, fields: Record<string, string>) {
+  for (const [label, value] of Object.entries(fields)) {
+    await page.getByLabel(label, { exact: true }).fill(value);
+  }
+}
+
+async function logIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await fill(page, { Email: email, Password: password });
+  await page.getByRole("button", { name: "Login" }).click();
+}
+
+describe("signing up, verifying, logging in and out", () => {
+  it("walks the whole journey through the mailed link", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    const { page } = site;
+
+    await page.goto("/register");
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Register" }).click();
+    await shows(page.getByText("Username is required"));
+    await shows(page.getByText("Email is required"));
+    await shows(page.getByText("Password is required"));
+
+    await fill(page, { Username: "jo hn", Email: "john@nowhere", Password: "weak" });
+    await page.getByRole("button", { name: "Register" }).click();
+    await shows(page.getByText("Username should contain only alphanumeric characters"));
+    await shows(page.getByText("Invalid email address"));
+    await shows(page.getByText(WEAK));
+
+    await fill(page, { Username: "johnny", Email: "johnny@example.com", Password: "J0hnny!pass" });
+    await page.getByRole("button", { name: "Register" }).click();
+    await page.waitForURL("**/email-sent");
+    await shows(page.getByRole("heading", { name: "Please verify you email" }));
+    await expectAccessible(page);
+
+    // Signing up twice shows the server's answer as a toast.
+    await page.goto("/register");
+    await fill(page, { Username: "johnny", Email: "JOHNNY@example.com", Password: "J0hnny!pass" });
+    await page.getByRole("button", { name: "Register" }).click();
+    await shows(page.getByRole("status").getByText("User already exists"));
+
+    await logIn(page, "johnny@example.com", "J0hnny!pass");
+    await shows(
+      page.getByRole("status").getByText("We sent you an email, please verify your email address"),
+    );
+
+    const link = await mailedLink(server.dataDir, "johnny@example.com", "verify");
+    await page.goto(link.pathname);
+    await shows(
+      page.getByRole("heading", { name: "Your email address has been successfully verified" }),
+    );
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "Go To Login" }).click();
+    await page.waitForURL("**/login");
+
+    await logIn(page, "johnny@example.com", "Wrong!pass1");
+    await shows(page.getByRole("status").getByText("Invalid email or password"));
+
+    await logIn(page, "johnny@example.com", "J0hnny!pass");
+    await page.waitForURL((url) => url.pathname === "/");
+    await shows(page.locator(".user-menu summary", { hasText: "johnny" }));
+    expect(await page.getByRole("link", { name: "Login" }).count()).toBe(0);
+    const stored = await page.evaluate(() => localStorage.getItem("userInfo"));
+    expect(JSON.parse(stored ?? "{}")).toMatchObject({ username: "johnny" });
+    expect(stored).not.toMatch(/token/i);
+    const cookies = await site.context.cookies();
+    expect(cookies.find((c) => c.name === "session")).toMatchObject({
+      httpOnly: true,
+      sameSite: "Lax",
+    });
+
+    // Signed in, the visitor-only pages send you home.
+    for (const path of ["/login", "/register"]) {
+      await page.goto(path);
+      expect(new URL(page.url()).pathname).toBe("/");
+    }
+
+    await page.locator(".user-menu summary").click();
+    await page.getByRole("link", { name: "Profile" }).click();
+    await page.waitForURL("**/profile/**");
+    await shows(page.getByRole("heading", { name: "johnny", level: 1 }));
+    await shows(page.getByRole("heading", { name: "User Posts" }));
+    await shows(page.getByText("No Posts Were Found"));
+    await expectAccessible(page);
+    const profilePath = new URL(page.url()).pathname;
+
+    await page.locator(".user-menu summary").click();
+    await page.getByRole("button", { name: "Logout" }).click();
+    await shows(page.getByRole("link", { name: "Login" }));
+    expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
+
+    // Signed out, a profile sends you home.
+    await page.goto(profilePath);
+    expect(new URL(page.url()).pathname).toBe("/");
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("shows 'Invalid Link' for a bad verification link, with a way to log in", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await site.page.goto(`/api/auth/00000000-0000-4000-8000-000000000000/verify/${"x".repeat(43)}`);
+    await shows(site.page.getByRole("heading", { name: "Invalid Link" }));
+    await shows(site.page.getByRole("link", { name: "Go To Login" }));
+    await site.context.close();
+  });
+
+  it("answers the same verification path with JSON to an API client", async () => {
+    const reply = await client(server.url).get(
+      `/api/auth/00000000-0000-4000-8000-000000000000/verify/abc`,
+    );
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ message: "Invalid link" });
+  });
+});
+
+describe("forgotten passwords", () => {
+  it("mails a link, refuses a weak password and sets a strong one", async () => {
+    const api = client(server.url);
+    const user = await buildUser(server, api);
+    const site = await openSite(browser, server.config.publicUrl);
+    const { page } = site;
+
+    await page.goto("/forgot-password");
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await shows(page.getByText("Email is required"));
+    await fill(page, { Email: user.email });
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await shows(
+      page.getByText("Password reset link sent to your email, please check your inbox").first(),
+    );
+
+    const link = await mailedLink(server.dataDir, user.email, "reset");
+    await page.goto(link.pathname);
+    await expectAccessible(page);
+    await fill(page, { "New Password": "weakpass" });
+    await page.getByRole("button", { name: "Update Password" }).click();
+    await shows(page.getByText(WEAK));
+    await fill(page, { "New Password": "Brand!new1" });
+    await page.getByRole("button", { name: "Update Password" }).click();
+    await page.waitForURL("**/password-reset-successfully");
+    await shows(page.getByRole("heading", { name: "Password reset successfully" }));
+
+    await logIn(page, user.email, "Brand!new1");
+    await page.waitForURL((url) => url.pathname === "/");
+    await shows(page.locator(".user-menu summary", { hasText: user.username }));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});
+
+describe("without JavaScript", () => {
+  it("logs in through the plain form", async () => {
+    const api = client(server.url);
+    const user = await buildUser(server, api);
+    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    await logIn(site.page, user.email, user.password);
+    await site.page.waitForURL((url) => url.pathname === "/");
+    await shows(site.page.locator(".user-menu summary", { hasText: user.username }));
+    await site.context.close();
+  });
+});
+
+describe("form posts from another site", () => {
+  it("are refused", async () => {
+    const response = await fetch(`${server.url}/login`, {
+      method: "POST",
+      headers: {
+        origin: "https://evil.example",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "email=a%40b.co&password=x",
+    });
+    expect(response.status).toBe(403);
+  });
+});
