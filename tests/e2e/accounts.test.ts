@@ -4,7 +4,14 @@ import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { mailedLink } from "../support/mail.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { expectAccessible, expectNoProblems, launchBrowser, openSite, shows } from "./browser.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  readLocalStorage,
+  shows,
+} from "./browser.js";
 
 let server: TestServer;
 let browser: Browser;
@@ -84,7 +91,7 @@ describe("signing up, verifying, logging in and out", () => {
     await page.waitForURL((url) => url.pathname === "/");
     await shows(page.locator(".user-menu summary", { hasText: "johnny" }));
     expect(await page.getByRole("link", { name: "Login" }).count()).toBe(0);
-    const stored = await page.evaluate(() => localStorage.getItem("userInfo"));
+    const stored = await readLocalStorage(page, "userInfo");
     expect(JSON.parse(stored ?? "{}")).toMatchObject({ username: "johnny" });
     expect(stored).not.toMatch(/token/i);
     const cookies = await site.context.cookies();
@@ -111,7 +118,7 @@ describe("signing up, verifying, logging in and out", () => {
     await page.locator(".user-menu summary").click();
     await page.getByRole("button", { name: "Logout" }).click();
     await shows(page.getByRole("link", { name: "Login" }));
-    expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
+    expect(await readLocalStorage(page, "userInfo")).toBeNull();
 
     // Signed out, a profile sends you home.
     await page.goto(profilePath);

@@ -96,3 +96,14 @@ export async function expectAccessible(page: Page) {
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious, `${page.url()}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
 }
+
+/** A value the page keeps in localStorage. */
+export function readLocalStorage(page: Page, key: string) {
+  return page.evaluate(
+    (name) =>
+      (
+        globalThis as unknown as { localStorage: { getItem(name: string): string | null } }
+      ).localStorage.getItem(name),
+    key,
+  );
+}
