@@ -31,6 +31,7 @@ import { userRoutes } from "./api/users/routes.js";
 import type { Config } from "./config.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { requestSerializer } from "./plugins/logging.js";
+import { feedRoutes } from "./web/feeds.js";
 import { registerWebSite } from "./web/site.js";
 
 // server/app.ts runs from the source tree (tests, dev) or from dist/server/app.js (start).
@@ -167,6 +168,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerErrorHandling(server);
   const renderPage = await registerWebSite(server, deps, config, ROOT);
   healthRoutes(server, deps);
+  feedRoutes(server, deps, config);
   authRoutes(server, deps, renderPage);
   passwordRoutes(server, deps);
   userRoutes(server, deps);

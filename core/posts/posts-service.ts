@@ -30,16 +30,31 @@ export interface PostFilter {
   userId?: string | undefined;
 }
 
-export async function listPosts(deps: CoreDeps, filter: PostFilter, pageNumber?: number) {
+export async function listPosts(
+  deps: CoreDeps,
+  filter: PostFilter,
+  pageNumber?: number,
+  pageSize?: number,
+) {
   let query = selectPostSummaries(deps.db);
   if (filter.category !== undefined) query = query.where("posts.category", "=", filter.category);
   if (filter.userId !== undefined) query = query.where("posts.user_id", "=", filter.userId);
   if (pageNumber !== undefined) {
-    const { limit, offset } = pageOf(pageNumber);
+    const { limit, offset } = pageOf(pageNumber, pageSize);
     query = query.limit(limit).offset(offset);
   }
   const rows = await query.execute();
   return rows.map((row) => presentPostSummary(deps, row));
+}
+
+/** Every post's id and last change, newest first: what a sitemap lists. */
+export function listPostStamps(deps: Pick<CoreDeps, "db">) {
+  return deps.db
+    .selectFrom("posts")
+    .select(["id", "updated_at"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
 }
 
 export async function countPosts(deps: CoreDeps, filter: PostFilter = {}) {

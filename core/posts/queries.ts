@@ -33,7 +33,7 @@ export type PostSummaryRow = Awaited<
 >;
 
 /** Page n (from 1) of a newest-first list. */
-export const pageOf = (pageNumber: number) => ({
-  limit: PAGE_SIZE,
-  offset: (pageNumber - 1) * PAGE_SIZE,
+export const pageOf = (pageNumber: number, pageSize = PAGE_SIZE) => ({
+  limit: pageSize,
+  offset: (pageNumber - 1) * pageSize,
 });
