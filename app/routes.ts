@@ -3,6 +3,7 @@ import { index, route, type RouteConfig } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("posts", "routes/posts.tsx"),
+  route("posts/create-post", "routes/create-post.tsx"),
   route("posts/details/:id", "routes/post-details.tsx"),
   route("posts/categories/:category", "routes/category.tsx"),
   route("profile/:id", "routes/profile.tsx"),

@@ -3,6 +3,7 @@ import {
   CATEGORY_TITLE_MAX,
   CATEGORY_TITLE_MIN,
   COMMENT_MAX,
+  IMAGE_TYPES,
   COMMENT_MIN,
   POST_DESCRIPTION_MAX,
   POST_TITLE_MAX,
@@ -84,3 +85,16 @@ export const PageQuerySchema = z.object({
     .optional(),
   category: z.string().max(CATEGORY_TITLE_MAX).optional(),
 });
+
+const IMAGE_NAME = new RegExp(`\\.(${IMAGE_TYPES.join("|")})$`, "i");
+
+/**
+ * The browser's check of a chosen image, before it is sent: required, the size limit of the form,
+ * a known extension. The server decides by the bytes; this only spares a pointless upload.
+ */
+export function imageFileError(file: { name: string; size: number } | undefined, maxBytes: number) {
+  if (!file || file.size === 0) return m.imageRequired;
+  if (file.size > maxBytes) return m.imageTooLarge;
+  if (!IMAGE_NAME.test(file.name)) return m.imageUnsupported;
+  return undefined;
+}

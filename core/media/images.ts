@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { invalid, unsupported } from "../shared/errors.js";
+import { invalid, tooLarge, unsupported } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
 import type { Storage } from "./storage.js";
 
@@ -73,8 +73,16 @@ export async function putImage(storage: Storage, image: EncodedImage): Promise<s
   return imageKey;
 }
 
-/** Verifies, re-encodes and stores an upload. Returns the key of the stored image. */
-export async function storeImage(storage: Storage, bytes: Buffer): Promise<string> {
+/**
+ * Verifies, re-encodes and stores an upload of at most `maxBytes`. Returns the key of the stored
+ * image. (The API's parser already stops a larger stream early; this holds for every caller.)
+ */
+export async function storeImage(
+  storage: Storage,
+  bytes: Buffer,
+  maxBytes: number,
+): Promise<string> {
+  if (bytes.length > maxBytes) throw tooLarge();
   return putImage(storage, await encodeImage(bytes));
 }
 

@@ -1,4 +1,5 @@
 import { contentMessages, PostCreateSchema, PostUpdateSchema } from "../../contract/content.js";
+import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import type { PostsTable } from "../../db/schema.js";
 import { findCategoryByTitle } from "../categories/categories-service.js";
@@ -130,7 +131,7 @@ export async function createPost(deps: CoreDeps, actor: Actor, form: PostForm) {
     throw invalid(firstError ?? contentMessages.imageRequired, errors);
   }
   const category = await canonicalCategory(deps, parsed.data.category);
-  const imageKey = await storeImage(deps.storage, form.image);
+  const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES);
   const now = iso(deps.clock());
   const post: PostsTable = {
     id: newId(),
@@ -185,7 +186,7 @@ export async function replacePostImage(
   if (!image) {
     throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
   }
-  const imageKey = await storeImage(deps.storage, image);
+  const imageKey = await storeImage(deps.storage, image, IMAGE_REPLACE_MAX_BYTES);
   const swapped = await swapImage(deps.storage, imageKey, {
     currentKey: async () => (await findPost(deps, post.id))?.image_key,
     setKeyIf: async (expected) => {

@@ -1,3 +1,4 @@
+import { PROFILE_PHOTO_MAX_BYTES } from "../../contract/limits.js";
 import { ProfileUpdateSchema } from "../../contract/users.js";
 import { hashPassword } from "../auth/passwords.js";
 import { revokeUserSessions } from "../auth/sessions.js";
@@ -140,7 +141,7 @@ export async function updateProfile(
 export async function setProfilePhoto(deps: CoreDeps, actor: Actor, bytes: Buffer | undefined) {
   if (!bytes || bytes.length === 0) throw invalid("image is required");
   const user = await requireUser(deps, actor.id);
-  const photoKey = await storeImage(deps.storage, bytes);
+  const photoKey = await storeImage(deps.storage, bytes, PROFILE_PHOTO_MAX_BYTES);
   const swapped = await swapImage(deps.storage, photoKey, {
     currentKey: async () => (await findUser(deps, user.id))?.photo_key,
     setKeyIf: async (expected) => {

@@ -38,7 +38,7 @@ function pageCsp(nonce: string, siteOrigin: string) {
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self'",
-    "img-src 'self' data:",
+    "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",
@@ -100,6 +100,7 @@ function webRateLimits(server: FastifyInstance) {
     { path: /^\/register$/, limit: server.createRateLimit(limits.register.rateLimit) },
     { path: /^\/forgot-password$/, limit: server.createRateLimit(limits.resetLink.rateLimit) },
     { path: /^\/reset-password\//, limit: server.createRateLimit(limits.login.rateLimit) },
+    { path: /^\/posts\/create-post$/, limit: server.createRateLimit(limits.upload.rateLimit) },
   ];
   return async (request: FastifyRequest): Promise<string | undefined> => {
     if (request.method !== "POST") return undefined;

@@ -1,3 +1,4 @@
+import { IMAGE_CREATE_MAX_BYTES } from "../../contract/limits.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeImage } from "../../core/media/images.js";
@@ -47,7 +48,11 @@ async function uploadPhoto(user: TestUser) {
 
 /** A post with a stored image, straight into the database (the posts API has its own tests). */
 async function insertPost(user: TestUser) {
-  const imageKey = await storeImage(server.app.deps.storage, await pngImage());
+  const imageKey = await storeImage(
+    server.app.deps.storage,
+    await pngImage(),
+    IMAGE_CREATE_MAX_BYTES,
+  );
   const now = new Date().toISOString();
   const id = randomUUID();
   await server.app.deps.db

@@ -107,3 +107,10 @@ export function readLocalStorage(page: Page, key: string) {
     key,
   );
 }
+
+/** Signs the browser in with an API login token, as the login form would leave it. */
+export async function signIn(watched: Watched, siteUrl: string, token: string) {
+  await watched.context.addCookies([
+    { name: "session", value: token, url: siteUrl, httpOnly: true },
+  ]);
+}

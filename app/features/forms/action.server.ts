@@ -24,3 +24,15 @@ export const formFields = async (request: Request) =>
       (entry): entry is [string, string] => typeof entry[1] === "string",
     ),
   );
+
+/** A submitted form's text fields, and the bytes of its `image` file if one was chosen. */
+export async function imageForm(request: Request) {
+  const form = await request.formData();
+  const fields: Record<string, string> = {};
+  let image: Buffer | undefined;
+  for (const [name, value] of form.entries()) {
+    if (typeof value === "string") fields[name] = value;
+    else if (name === "image" && value.size > 0) image = Buffer.from(await value.arrayBuffer());
+  }
+  return { fields, image };
+}

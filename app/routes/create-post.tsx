@@ -1,0 +1,135 @@
+import { useEffect, useState } from "react";
+import { Form, useActionData, useNavigate, useNavigation } from "react-router";
+import { imageFileError, PostCreateSchema } from "../../contract/content.js";
+import { IMAGE_CREATE_MAX_BYTES } from "../../contract/limits.js";
+import { parseWith, type FieldErrors } from "../../contract/validation.js";
+import { listCategories } from "../../core/categories/categories-service.js";
+import { createPost } from "../../core/posts/posts-service.js";
+import { requireViewer } from "../features/auth/guards.server.js";
+import { attempt, imageForm } from "../features/forms/action.server.js";
+import { Field } from "../features/forms/field.js";
+import { ImageInput } from "../features/forms/image-input.js";
+import { pageMeta } from "../meta.js";
+import { useToastOn } from "../ui/toasts.js";
+import type { Route } from "./+types/create-post";
+
+/** SPEC.md 4: the created flag clears after 2 seconds and the author goes home. */
+const CREATED_MS = 2000;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  requireViewer(context);
+  return { site: context.site, categories: await listCategories(context.deps) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(context);
+  const result = await attempt(async () =>
+    createPost(context.deps, viewer.actor, await imageForm(request)),
+  );
+  return result.ok
+    ? { ok: true, message: "Post created successfully", errors: {}, postId: result.value._id }
+    : result;
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  pageMeta(loaderData.site, {
+    title: "Create New Post",
+    description: "Write a new post.",
+    path: "/posts/create-post",
+  });
+
+function checkForm(form: HTMLFormElement): FieldErrors {
+  const data = new FormData(form);
+  const file = data.get("image");
+  const imageError = imageFileError(
+    file instanceof File ? file : undefined,
+    IMAGE_CREATE_MAX_BYTES,
+  );
+  const parsed = parseWith(PostCreateSchema, Object.fromEntries(data.entries()));
+  return { ...(imageError ? { image: imageError } : {}), ...(parsed.ok ? {} : parsed.errors) };
+}
+
+export default function CreatePost({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const navigate = useNavigate();
+  const [clientErrors, setClientErrors] = useState<FieldErrors | undefined>();
+  const errors: FieldErrors = clientErrors ?? result?.errors ?? {};
+  useToastOn(result);
+  useEffect(() => {
+    if (!result?.ok) return;
+    const timer = setTimeout(() => {
+      void navigate("/");
+    }, CREATED_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [result, navigate]);
+
+  return (
+    <section className="form-page form-page-wide">
+      <h1>Create New Post</h1>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        className="card form"
+        onSubmit={(event) => {
+          const found = checkForm(event.currentTarget);
+          setClientErrors(Object.keys(found).length > 0 ? found : undefined);
+          if (Object.keys(found).length > 0) event.preventDefault();
+        }}
+      >
+        <Field label="Post Title" name="title" error={errors.title} />
+        <div className="field">
+          <label htmlFor="field-category">Category</label>
+          <select
+            id="field-category"
+            name="category"
+            defaultValue=""
+            aria-invalid={errors.category ? true : undefined}
+            aria-describedby={errors.category ? "field-category-error" : undefined}
+          >
+            <option value="" disabled>
+              Select A Category
+            </option>
+            {loaderData.categories.map((category) => (
+              <option key={category._id} value={category.title}>
+                {category.title}
+              </option>
+            ))}
+          </select>
+          {errors.category ? (
+            <p id="field-category-error" className="field-error">
+              {errors.category}
+            </p>
+          ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor="field-description">Post Description</label>
+          <textarea
+            id="field-description"
+            name="description"
+            rows={8}
+            aria-invalid={errors.description ? true : undefined}
+            aria-describedby={errors.description ? "field-description-error" : undefined}
+          />
+          {errors.description ? (
+            <p id="field-description-error" className="field-error">
+              {errors.description}
+            </p>
+          ) : null}
+        </div>
+        <ImageInput label="Post Image" error={errors.image} />
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? "Creating…" : "Create"}
+        </button>
+        {result?.ok ? (
+          <p role="status">
+            {result.message}. <a href="/">Go to home page</a>
+          </p>
+        ) : null}
+      </Form>
+    </section>
+  );
+}

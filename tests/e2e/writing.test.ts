@@ -1,0 +1,108 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client } from "../support/http.js";
+import { pngImage } from "../support/images.js";
+import { addCategory } from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+} from "./browser.js";
+
+let server: TestServer;
+let browser: Browser;
+let author: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const api = client(server.url);
+  const admin = await signInAdmin(server, api);
+  await addCategory(api, admin, "Travel");
+  author = await buildUser(server, api);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+describe("creating a post", () => {
+  it("sends visitors home", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await site.page.goto("/posts/create-post");
+    expect(new URL(site.page.url()).pathname).toBe("/");
+    await site.context.close();
+  });
+
+  it("checks every field, then publishes and goes home", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, author.token);
+    const { page } = site;
+    await page.goto("/posts/create-post");
+    await expectAccessible(page);
+
+    await page.getByRole("button", { name: "Create" }).click();
+    for (const message of [
+      "image is required",
+      "Post title is required",
+      "Post category is required",
+      "Post description is required",
+    ]) {
+      await shows(page.getByText(message, { exact: true }));
+    }
+
+    await page.getByLabel("Post Image").setInputFiles({
+      name: "notes.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("not an image"),
+    });
+    await page.getByRole("button", { name: "Create" }).click();
+    await shows(page.getByText("Unsupported File Format", { exact: true }));
+
+    await page.getByLabel("Post Title").fill("Crossing the Alps by train");
+    await page.getByLabel("Category").selectOption("Travel");
+    await page
+      .getByLabel("Post Description")
+      .fill("Six trains, two days, one <b>very</b> long tunnel.");
+    await page.getByLabel("Post Image").setInputFiles({
+      name: "alps.png",
+      mimeType: "image/png",
+      buffer: await pngImage(320, 200),
+    });
+    await shows(page.getByRole("img", { name: "Preview of the chosen image" }));
+    await page.getByRole("button", { name: "Create" }).click();
+    await shows(page.getByRole("status").getByText("Post created successfully"));
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+    await shows(page.getByRole("link", { name: "Crossing the Alps by train", exact: true }));
+
+    await page.getByRole("link", { name: "Crossing the Alps by train", exact: true }).click();
+    await shows(page.getByText("Six trains, two days, one <b>very</b> long tunnel."));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("works without JavaScript", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    await signIn(site, server.config.publicUrl, author.token);
+    const { page } = site;
+    await page.goto("/posts/create-post");
+    await page.getByLabel("Post Title").fill("Written with scripts off");
+    await page.getByLabel("Category").selectOption("Travel");
+    await page.getByLabel("Post Description").fill("Plain forms still work.");
+    await page
+      .getByLabel("Post Image")
+      .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: await pngImage() });
+    await page.getByRole("button", { name: "Create" }).click();
+    await shows(page.getByText("Post created successfully"));
+    const titles = (await client(server.url).get<{ title: string }[]>("/api/posts")).body.map(
+      (p) => p.title,
+    );
+    expect(titles).toContain("Written with scripts off");
+    await site.context.close();
+  });
+});
