@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, prefix, route, type RouteConfig } from "@react-router/dev/routes";
 
 export default [
   index("routes/home.tsx"),
@@ -15,5 +15,14 @@ export default [
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password/:userId/:token", "routes/reset-password.tsx"),
   route("password-reset-successfully", "routes/password-reset-successfully.tsx"),
+  ...prefix("admin-dashboard", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/dashboard.tsx"),
+      route("users-table", "routes/admin/users-table.tsx"),
+      route("posts-table", "routes/admin/posts-table.tsx"),
+      route("categories-table", "routes/admin/categories-table.tsx"),
+      route("comments-table", "routes/admin/comments-table.tsx"),
+    ]),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -42,6 +42,15 @@ export async function listComments(deps: CoreDeps, actor: Actor) {
   return rows.map((row) => presentComment(deps, row));
 }
 
+export async function countComments(deps: CoreDeps, actor: Actor) {
+  assertAdmin(actor);
+  const row = await deps.db
+    .selectFrom("comments")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function createComment(deps: CoreDeps, actor: Actor, body: unknown) {
   const input = validate(CommentCreateSchema, body);
   const post = await findPost(deps, input.postId);

@@ -1,0 +1,31 @@
+import type { AppLoadContext } from "react-router";
+import { deleteCategory } from "../../../core/categories/categories-service.js";
+import { deleteComment } from "../../../core/comments/comments-service.js";
+import { deletePost } from "../../../core/posts/posts-service.js";
+import type { Actor } from "../../../core/users/policies.js";
+import { deleteUser } from "../../../core/users/users-service.js";
+import { attempt, formFields } from "../forms/action.server.js";
+import { requireAdmin } from "./guard.server.js";
+
+type Deleter = (
+  deps: AppLoadContext["deps"],
+  actor: Actor,
+  id: string,
+) => Promise<{ message: string }>;
+
+const deleters = new Map<string, Deleter>([
+  ["user", deleteUser],
+  ["post", deletePost],
+  ["category", deleteCategory],
+  ["comment", deleteComment],
+]);
+
+/** The dashboard tables' one action: delete the row named by `kind` and `id`. */
+export async function adminDelete(request: Request, context: AppLoadContext) {
+  const viewer = requireAdmin(context);
+  const { kind = "", id = "" } = await formFields(request);
+  const remove = deleters.get(kind);
+  if (!remove) return { ok: false, message: "Unknown item", errors: {} };
+  const result = await attempt(() => remove(context.deps, viewer.actor, id));
+  return result.ok ? { ok: true, message: result.value.message, errors: {} } : result;
+}

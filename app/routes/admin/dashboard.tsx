@@ -1,0 +1,85 @@
+import { Form, Link, useActionData, useNavigation } from "react-router";
+import { CategoryCreateSchema } from "../../../contract/content.js";
+import { createCategory, listCategories } from "../../../core/categories/categories-service.js";
+import { countComments } from "../../../core/comments/comments-service.js";
+import { countPosts } from "../../../core/posts/posts-service.js";
+import { countUsers } from "../../../core/users/users-service.js";
+import { requireAdmin } from "../../features/admin/guard.server.js";
+import { attempt, formFields } from "../../features/forms/action.server.js";
+import { Field } from "../../features/forms/field.js";
+import { useClientValidation } from "../../features/forms/form-state.js";
+import { pageMeta } from "../../meta.js";
+import { useToastOn } from "../../ui/toasts.js";
+import type { Route } from "./+types/dashboard";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { actor } = requireAdmin(context);
+  const [users, posts, categories, comments] = await Promise.all([
+    countUsers(context.deps, actor),
+    countPosts(context.deps),
+    listCategories(context.deps),
+    countComments(context.deps, actor),
+  ]);
+  return {
+    site: context.site,
+    counts: { users: users.userCount, posts, categories: categories.length, comments },
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { actor } = requireAdmin(context);
+  const result = await attempt(async () =>
+    createCategory(context.deps, actor, await formFields(request)),
+  );
+  return result.ok ? { ok: true, message: "Category Added Successfully", errors: {} } : result;
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  pageMeta(loaderData.site, {
+    title: "Admin Dashboard",
+    description: "Manage the site.",
+    path: "/admin-dashboard",
+  });
+
+const CARDS = [
+  { key: "users", title: "Users", to: "/admin-dashboard/users-table" },
+  { key: "posts", title: "Posts", to: "/admin-dashboard/posts-table" },
+  { key: "categories", title: "Categories", to: "/admin-dashboard/categories-table" },
+  { key: "comments", title: "Comments", to: "/admin-dashboard/comments-table" },
+] as const;
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const { errors, onSubmit } = useClientValidation(CategoryCreateSchema, result?.errors);
+  useToastOn(result);
+  return (
+    <>
+      <h1 className="page-title">Admin Dashboard</h1>
+      <ul className="summary-cards">
+        {CARDS.map((card) => (
+          <li key={card.key} className="card summary-card">
+            <h2>{card.title}</h2>
+            <p className="summary-count">{loaderData.counts[card.key]}</p>
+            <Link to={card.to} aria-label={`View More ${card.title}`}>
+              View More
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <Form
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        className="card form add-category"
+        key={result?.ok ? "added" : "adding"}
+      >
+        <h2>Add New Category</h2>
+        <Field label="Category Title" name="title" error={errors.title} />
+        <button type="submit" className="button" disabled={busy}>
+          Add
+        </button>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import { NavLink, Outlet } from "react-router";
+import { requireAdmin } from "../../features/admin/guard.server.js";
+import type { Route } from "./+types/layout";
+
+export function loader({ context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  return null;
+}
+
+const SECTIONS = [
+  { to: "/admin-dashboard", label: "Dashboard", end: true },
+  { to: "/admin-dashboard/users-table", label: "Users" },
+  { to: "/admin-dashboard/posts-table", label: "Posts" },
+  { to: "/admin-dashboard/categories-table", label: "Categories" },
+  { to: "/admin-dashboard/comments-table", label: "Comments" },
+];
+
+export default function AdminLayout() {
+  return (
+    <div className="admin">
+      <nav aria-label="Dashboard" className="admin-menu">
+        <ul>
+          {SECTIONS.map((section) => (
+            <li key={section.to}>
+              <NavLink to={section.to} end={section.end ?? false}>
+                {section.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="admin-main">
+        <Outlet />
+      </div>
+    </div>
+  );
+}

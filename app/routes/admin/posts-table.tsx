@@ -1,0 +1,51 @@
+import { Link, useActionData } from "react-router";
+import { listPosts } from "../../../core/posts/posts-service.js";
+import { adminDelete } from "../../features/admin/delete-action.server.js";
+import { requireAdmin } from "../../features/admin/guard.server.js";
+import { AdminTable } from "../../features/admin/table.js";
+import { postPath } from "../../features/posts/post-card.js";
+import { pageMeta } from "../../meta.js";
+import { ConfirmDelete } from "../../ui/confirm-delete.js";
+import { useToastOn } from "../../ui/toasts.js";
+import type { Route } from "./+types/posts-table";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  return { site: context.site, posts: await listPosts(context.deps, {}) };
+}
+
+export const action = ({ request, context }: Route.ActionArgs) => adminDelete(request, context);
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  pageMeta(loaderData.site, {
+    title: "Posts",
+    description: "All posts.",
+    path: "/admin-dashboard/posts-table",
+  });
+
+export default function PostsTable({ loaderData }: Route.ComponentProps) {
+  useToastOn(useActionData<typeof action>());
+  return (
+    <AdminTable
+      title="Posts"
+      columns={["User", "Post Title"]}
+      rows={loaderData.posts}
+      empty="No Posts Were Found"
+      rowKey={(post) => post._id}
+      cells={(post) => [post.user.username, post.title]}
+      actions={(post) => (
+        <>
+          <Link to={postPath(post._id)} className="button button-small">
+            View Post
+          </Link>
+          <ConfirmDelete
+            what="post"
+            label="Delete Post"
+            fields={{ kind: "post", id: post._id }}
+            className="button button-small button-danger"
+          />
+        </>
+      )}
+    />
+  );
+}

@@ -1,0 +1,61 @@
+import { useRef } from "react";
+import { Form } from "react-router";
+
+/**
+ * A delete button that asks first (SPEC.md 6: 'Are you sure?', 'Once deleted, you will not be able
+ * to recover this …!'). It is a real form: without JavaScript it submits directly.
+ */
+export function ConfirmDelete(props: {
+  /** user, post, category or comment: the word SPEC.md's dialog uses. */
+  what: string;
+  label: string;
+  fields: Record<string, string>;
+  action?: string;
+  className?: string;
+}) {
+  const form = useRef<HTMLFormElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  return (
+    <Form method="post" action={props.action} ref={form} className="inline-form">
+      {Object.entries(props.fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button
+        type="submit"
+        className={props.className ?? "button button-danger"}
+        onClick={(event) => {
+          if (!dialog.current) return;
+          event.preventDefault();
+          dialog.current.showModal();
+        }}
+      >
+        {props.label}
+      </button>
+      <dialog ref={dialog} className="dialog" aria-labelledby={`confirm-${props.label}`}>
+        <h2 id={`confirm-${props.label}`}>Are you sure?</h2>
+        <p>Once deleted, you will not be able to recover this {props.what}!</p>
+        <div className="dialog-actions">
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => {
+              dialog.current?.close();
+            }}
+          >
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => {
+              dialog.current?.close();
+              form.current?.requestSubmit();
+            }}
+          >
+            OK
+          </button>
+        </div>
+      </dialog>
+    </Form>
+  );
+}

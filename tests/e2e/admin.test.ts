@@ -1,0 +1,135 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+} from "./browser.js";
+
+let server: TestServer;
+let browser: Browser;
+let api: Client;
+let admin: TestUser;
+let writer: TestUser;
+
+const TABLES = ["users-table", "posts-table", "categories-table", "comments-table"];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = client(server.url);
+  admin = await signInAdmin(server, api);
+  writer = await buildUser(server, api, { username: "writer" });
+  await addCategory(api, admin, "Science");
+  const post = await addPost(api, writer, { title: "On comets", category: "Science" });
+  await addComment(api, writer, post._id, "Comets are dirty snowballs.");
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+/** Deletes through the confirm dialog: Cancel first (nothing happens), then OK. */
+async function deleteRow(page: Page, rowText: string, button: string, what: string) {
+  const row = page.getByRole("row").filter({ hasText: rowText });
+  await row.getByRole("button", { name: button }).click();
+  const dialog = page.getByRole("dialog");
+  await shows(dialog.getByRole("heading", { name: "Are you sure?" }));
+  await shows(dialog.getByText(`Once deleted, you will not be able to recover this ${what}!`));
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  expect(await row.count()).toBe(1);
+  await row.getByRole("button", { name: button }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
+  await row.first().waitFor({ state: "detached", timeout: 5000 });
+}
+
+describe("the admin dashboard", () => {
+  it("sends visitors and non-admins home", async () => {
+    const visitor = await openSite(browser, server.config.publicUrl);
+    const member = await openSite(browser, server.config.publicUrl);
+    await signIn(member, server.config.publicUrl, writer.token);
+    for (const site of [visitor, member]) {
+      for (const path of ["/admin-dashboard", ...TABLES.map((t) => `/admin-dashboard/${t}`)]) {
+        await site.page.goto(path);
+        expect(new URL(site.page.url()).pathname).toBe("/");
+      }
+      expect(await site.page.getByRole("link", { name: "Admin Dashboard" }).count()).toBe(0);
+      expect(await site.page.getByRole("link", { name: "Create", exact: true }).count()).toBe(0);
+      await site.context.close();
+    }
+  });
+
+  it("shows counts and adds categories", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, admin.token);
+    const { page } = site;
+    await page.goto("/");
+    await page.getByRole("link", { name: "Admin Dashboard" }).click();
+    await page.waitForURL("**/admin-dashboard");
+    await shows(page.getByRole("link", { name: "Create", exact: true }));
+    const card = (title: string) => page.locator(".summary-card").filter({ hasText: title });
+    expect(await card("Users").locator(".summary-count").textContent()).toBe("2");
+    expect(await card("Categories").locator(".summary-count").textContent()).toBe("1");
+    await expectAccessible(page);
+
+    await page.getByRole("button", { name: "Add" }).click();
+    await shows(page.getByText("Title is required"));
+    await page.getByLabel("Category Title").fill("a");
+    await page.getByRole("button", { name: "Add" }).click();
+    await shows(page.getByText("Title is too short - should be 2 chars minimum."));
+    await page.getByLabel("Category Title").fill("Gardening");
+    await page.getByRole("button", { name: "Add" }).click();
+    await shows(page.getByRole("status").getByText("Category Added Successfully"));
+    await shows(card("Categories").getByText("2", { exact: true }));
+    await page.getByLabel("Category Title").fill("GARDENING");
+    await page.getByRole("button", { name: "Add" }).click();
+    await shows(page.getByRole("status").getByText("Category already exists"));
+
+    await card("Posts").getByRole("link", { name: "View More Posts" }).click();
+    await page.waitForURL("**/admin-dashboard/posts-table");
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("deletes a comment, a post, a user and a category after confirming", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, admin.token);
+    const { page } = site;
+
+    await page.goto("/admin-dashboard/comments-table");
+    await expectAccessible(page);
+    await deleteRow(page, "Comets are dirty snowballs.", "Delete", "comment");
+    await shows(page.getByText("No Comments Were Found"));
+
+    await page.goto("/admin-dashboard/posts-table");
+    await expectAccessible(page);
+    await deleteRow(page, "On comets", "Delete Post", "post");
+    await shows(page.getByText("No Posts Were Found"));
+
+    await page.goto("/admin-dashboard/users-table");
+    await expectAccessible(page);
+    await shows(page.getByRole("row").filter({ hasText: writer.email }));
+    await deleteRow(page, writer.email, "Delete User", "user");
+    await shows(page.getByRole("status").getByText("User has been deleted"));
+
+    await page.goto("/admin-dashboard/categories-table");
+    await expectAccessible(page);
+    await deleteRow(page, "Science", "Delete Category", "category");
+    await deleteRow(page, "Gardening", "Delete Category", "category");
+    await shows(page.getByText("No Categories Were Found"));
+
+    expect((await api.get<unknown[]>("/api/posts")).body).toEqual([]);
+    expect((await api.get("/api/users/count", { token: admin.token })).body).toEqual({
+      userCount: 1,
+    });
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});
