@@ -1,16 +1,45 @@
-import { data, Link } from "react-router";
+import { data, Link, useActionData } from "react-router";
+import { listCategories } from "../../core/categories/categories-service.js";
+import { canEditComment } from "../../core/comments/policies.js";
+import { canDeletePost, canEditPost } from "../../core/posts/policies.js";
 import { getPost } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import { imageSources, shortDate } from "../ui/format.js";
-import { CommentIcon, HeartIcon } from "../ui/icons.js";
+import { postAction } from "../features/posts/post-action.server.js";
+import {
+  CommentForm,
+  CommentTools,
+  Likes,
+  OwnerTools,
+  ShareMenu,
+} from "../features/posts/post-interactions.js";
+import { ConfirmDelete } from "../ui/confirm-delete.js";
+import { CommentIcon } from "../ui/icons.js";
+import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/post-details";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    const post = await getPost(context.deps, params.id);
-    return { post, site: context.site, viewerId: context.viewer?.actor.id };
+    const actor = context.viewer?.actor;
+    const [post, categories] = await Promise.all([
+      getPost(context.deps, params.id),
+      listCategories(context.deps),
+    ]);
+    const owned = { user_id: post.user._id };
+    return {
+      post,
+      categories,
+      site: context.site,
+      viewerId: actor?.id,
+      canEdit: canEditPost(actor, owned),
+      canDelete: canDeletePost(actor, owned),
+      // SPEC.md 6: only a comment's author sees its edit and delete icons.
+      editableComments: post.comments
+        .filter((comment) => canEditComment(actor, { user_id: comment.user._id }))
+        .map((comment) => comment._id),
+    };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") {
       throw data(null, { status: 404 });
@@ -18,6 +47,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     throw error;
   }
 }
+
+export const action = ({ request, context, params }: Route.ActionArgs) =>
+  postAction(request, context, params.id);
 
 export const meta = ({ loaderData }: Route.MetaArgs) => {
   const { post, site } = loaderData;
@@ -43,9 +75,12 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
 };
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
-  const { post, viewerId } = loaderData;
+  const { post, viewerId, site, categories, canEdit, canDelete, editableComments } = loaderData;
+  const result = useActionData<typeof action>();
+  useToastOn(result);
   const image = imageSources(post.image.url);
-  const liked = viewerId !== undefined && post.likes.some((user) => user._id === viewerId);
+  const signedIn = viewerId !== undefined;
+  const liked = signedIn && post.likes.some((user) => user._id === viewerId);
   return (
     <article className="post">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -84,35 +119,38 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         height="675"
         alt=""
       />
+      {canEdit ? (
+        <OwnerTools post={post} categories={categories} result={result} />
+      ) : canDelete ? (
+        <div className="owner-tools">
+          <ConfirmDelete
+            what="post"
+            label="Delete Post"
+            fields={{ intent: "delete-post" }}
+            className="button button-small button-danger"
+          />
+        </div>
+      ) : null}
       <div className="post-description">
         {post.description.split(/\n{2,}/).map((paragraph, index) => (
           <p key={index}>{paragraph}</p>
         ))}
       </div>
       <section className="likes" aria-label="Likes">
-        <span className={liked ? "liked" : undefined}>
-          <HeartIcon filled={liked} /> {post.likesCount} {post.likesCount === 1 ? "like" : "likes"}
-        </span>
-        {post.likes.length > 0 ? (
-          <ul className="likers">
-            {post.likes.map((user) => (
-              <li key={user._id}>
-                <img
-                  src={user.profilePhoto.url}
-                  alt=""
-                  width="24"
-                  height="24"
-                  className="avatar"
-                  loading="lazy"
-                />
-                {user.username || "User Not Found"}
-              </li>
-            ))}
-          </ul>
+        <Likes likes={post.likes} count={post.likesCount} liked={liked} signedIn={signedIn} />
+        {signedIn ? (
+          <ShareMenu url={`${site.publicUrl}/posts/details/${post._id}`} title={post.title} />
         ) : null}
       </section>
       <section className="comments" aria-labelledby="comments-title">
         <h2 id="comments-title">Leave a Reply</h2>
+        {signedIn ? (
+          <CommentForm result={result} />
+        ) : (
+          <p>
+            <Link to="/login">Log in</Link> to leave a comment.
+          </p>
+        )}
         {post.comments.length === 0 ? (
           <p className="muted">No Comments Yet! Be the first one.</p>
         ) : (
@@ -130,6 +168,9 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
                   />
                   <strong>{comment.userName}</strong>
                   <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
+                  {editableComments.includes(comment._id) ? (
+                    <CommentTools commentId={comment._id} text={comment.text} result={result} />
+                  ) : null}
                 </div>
                 <p>{comment.text}</p>
               </li>

@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { useId, useRef, type ReactNode } from "react";
 import { Form } from "react-router";
 
 /**
@@ -12,8 +12,11 @@ export function ConfirmDelete(props: {
   fields: Record<string, string>;
   action?: string;
   className?: string;
+  /** Shown instead of the label, which then names the button for screen readers. */
+  icon?: ReactNode;
 }) {
   const form = useRef<HTMLFormElement>(null);
+  const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <Form method="post" action={props.action} ref={form} className="inline-form">
@@ -23,16 +26,17 @@ export function ConfirmDelete(props: {
       <button
         type="submit"
         className={props.className ?? "button button-danger"}
+        aria-label={props.icon ? props.label : undefined}
         onClick={(event) => {
           if (!dialog.current) return;
           event.preventDefault();
           dialog.current.showModal();
         }}
       >
-        {props.label}
+        {props.icon ?? props.label}
       </button>
-      <dialog ref={dialog} className="dialog" aria-labelledby={`confirm-${props.label}`}>
-        <h2 id={`confirm-${props.label}`}>Are you sure?</h2>
+      <dialog ref={dialog} className="dialog" aria-labelledby={titleId}>
+        <h2 id={titleId}>Are you sure?</h2>
         <p>Once deleted, you will not be able to recover this {props.what}!</p>
         <div className="dialog-actions">
           <button

@@ -101,6 +101,7 @@ function webRateLimits(server: FastifyInstance) {
     { path: /^\/forgot-password$/, limit: server.createRateLimit(limits.resetLink.rateLimit) },
     { path: /^\/reset-password\//, limit: server.createRateLimit(limits.login.rateLimit) },
     { path: /^\/posts\/create-post$/, limit: server.createRateLimit(limits.upload.rateLimit) },
+    { path: /^\/posts\/details\//, limit: server.createRateLimit(limits.like.rateLimit) },
   ];
   return async (request: FastifyRequest): Promise<string | undefined> => {
     if (request.method !== "POST") return undefined;

@@ -57,7 +57,7 @@ export async function openSite(
 
 /** Waits (up to 5 s) for an element to show: client navigations render a moment after the URL. */
 export async function shows(locator: Locator) {
-  await locator.first().waitFor({ state: "visible", timeout: 5000 });
+  await locator.filter({ visible: true }).first().waitFor({ state: "visible", timeout: 5000 });
   return true;
 }
 

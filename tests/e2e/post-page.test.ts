@@ -1,0 +1,167 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client } from "../support/http.js";
+import { pngImage } from "../support/images.js";
+import { addCategory, addPost } from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+} from "./browser.js";
+
+let server: TestServer;
+let browser: Browser;
+let owner: TestUser;
+let reader: TestUser;
+let postPath: string;
+let postId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const api = client(server.url);
+  const admin = await signInAdmin(server, api);
+  await addCategory(api, admin, "Food");
+  await addCategory(api, admin, "Travel");
+  owner = await buildUser(server, api, { username: "owner" });
+  reader = await buildUser(server, api, { username: "reader" });
+  const post = await addPost(api, owner, {
+    title: "Bread at home",
+    category: "Food",
+    description: "Flour, water, salt, time.",
+  });
+  postId = post._id;
+  postPath = `/posts/details/${post._id}`;
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+describe("a post page", () => {
+  it("gives a visitor the post and its comments, but no controls", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    const { page } = site;
+    await page.goto(postPath);
+    await shows(page.getByText("No Comments Yet! Be the first one."));
+    await shows(page.getByRole("link", { name: "Log in" }));
+    for (const control of ["Like", "Edit Post", "Delete Post", "Upload", "Comment"]) {
+      expect(await page.getByRole("button", { name: control, exact: true }).count()).toBe(0);
+    }
+    expect(await page.getByText("Share").count()).toBe(0);
+    await site.context.close();
+  });
+
+  it("lets a reader like, see likers, share and comment, and edit and delete their own comment", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, reader.token);
+    const { page } = site;
+    await page.goto(postPath);
+    for (const control of ["Edit Post", "Delete Post", "Upload"]) {
+      expect(await page.getByRole("button", { name: control }).count()).toBe(0);
+    }
+
+    await page.getByRole("button", { name: "Like", exact: true }).click();
+    await shows(page.getByRole("button", { name: "Unlike" }));
+    expect(await page.getByRole("button", { name: "Unlike" }).getAttribute("aria-pressed")).toBe(
+      "true",
+    );
+    await page.getByRole("button", { name: "1 like" }).hover();
+    await shows(page.locator(".likers-popup").getByText("reader"));
+    await page.getByRole("button", { name: "1 like" }).click();
+    const likes = page.getByRole("dialog", { name: "Likes" });
+    await shows(likes.getByText("reader"));
+    await likes.getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Unlike" }).click();
+    await shows(page.getByRole("button", { name: "Like", exact: true }));
+    await shows(page.getByRole("button", { name: "0 likes" }));
+
+    await page.getByText("Share").click();
+    const facebook = await page.getByRole("link", { name: "Facebook" }).getAttribute("href");
+    expect(facebook).toContain(encodeURIComponent(`${server.config.publicUrl}${postPath}`));
+    await shows(page.getByRole("link", { name: "Twitter" }));
+
+    await page.getByRole("button", { name: "Comment", exact: true }).click();
+    await shows(page.getByText("Comment must be at least 2 characters long"));
+    await page.getByLabel("Your comment").fill("Great read, thanks!");
+    await page.getByRole("button", { name: "Comment", exact: true }).click();
+    await shows(page.locator(".comment").getByText("Great read, thanks!"));
+    await expectAccessible(page);
+
+    await page.getByRole("button", { name: "Edit comment" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit Comment" });
+    await edit.getByLabel("Comment").fill("");
+    await edit.getByRole("button", { name: "Edit Comment" }).click();
+    await shows(edit.getByText("comment is required"));
+    await edit.getByLabel("Comment").fill("Great read, edited.");
+    await edit.getByRole("button", { name: "Edit Comment" }).click();
+    await shows(page.locator(".comment").getByText("Great read, edited."));
+    await shows(page.getByRole("status").getByText("Comment updated successfully"));
+
+    await page.getByRole("button", { name: "Delete comment" }).click();
+    await shows(page.getByText("Once deleted, you will not be able to recover this comment!"));
+    await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
+    await shows(page.getByText("No Comments Yet! Be the first one."));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("lets a reader comment without JavaScript", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    await signIn(site, server.config.publicUrl, reader.token);
+    await site.page.goto(postPath);
+    await site.page.getByLabel("Your comment").fill("Posted with scripts off.");
+    await site.page.getByRole("button", { name: "Comment", exact: true }).click();
+    await shows(site.page.locator(".comment").getByText("Posted with scripts off."));
+    await site.context.close();
+  });
+
+  it("gives the owner no edit icons on others' comments, and lets them edit, re-image and delete the post", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, owner.token);
+    const { page } = site;
+    await page.goto(postPath);
+    await shows(page.locator(".comment").getByText("Posted with scripts off."));
+    expect(await page.getByRole("button", { name: "Edit comment" }).count()).toBe(0);
+    await expectAccessible(page);
+
+    await page.getByRole("button", { name: "Edit Post" }).click();
+    const dialog = page.getByRole("dialog", { name: "Update Post" });
+    await dialog.getByLabel("Title").fill("");
+    await dialog.getByRole("button", { name: "Update Post" }).click();
+    await shows(dialog.getByText("Title is required"));
+    await dialog.getByLabel("Title").fill("Sourdough at home");
+    await dialog.getByLabel("Category").selectOption("Travel");
+    await dialog.getByRole("button", { name: "Update Post" }).click();
+    await shows(page.getByRole("status").getByText("Post Updated Successfully"));
+    await shows(page.getByRole("heading", { name: "Sourdough at home", level: 1 }));
+
+    const before = await page.locator(".post-image").getAttribute("src");
+    await page
+      .locator("#field-post-image")
+      .setInputFiles({ name: "x.txt", mimeType: "text/plain", buffer: Buffer.from("nope") });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await shows(page.getByText("Unsupported File Format"));
+    await page
+      .locator("#field-post-image")
+      .setInputFiles({ name: "new.png", mimeType: "image/png", buffer: await pngImage(300, 200) });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await shows(page.getByRole("status").getByText("New Post Image Uploaded Successfully"));
+    await page.waitForFunction(
+      (old) => document.querySelector(".post-image")?.getAttribute("src") !== old,
+      before,
+    );
+
+    await page.getByRole("button", { name: "Delete Post" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
+    await page.waitForURL(`**/profile/${owner.id}`);
+    expect((await client(server.url).get(`/api/posts/${postId}`)).status).toBe(404);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});
