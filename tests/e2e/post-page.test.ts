@@ -152,10 +152,7 @@ describe("a post page", () => {
       .setInputFiles({ name: "new.png", mimeType: "image/png", buffer: await pngImage(300, 200) });
     await page.getByRole("button", { name: "Upload" }).click();
     await shows(page.getByRole("status").getByText("New Post Image Uploaded Successfully"));
-    await page.waitForFunction(
-      (old) => document.querySelector(".post-image")?.getAttribute("src") !== old,
-      before,
-    );
+    await expect.poll(() => page.locator(".post-image").getAttribute("src")).not.toBe(before);
 
     await page.getByRole("button", { name: "Delete Post" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
