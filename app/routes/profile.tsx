@@ -1,8 +1,19 @@
-import { data } from "react-router";
+import { data, redirect, useActionData } from "react-router";
 import { PAGE_SIZE } from "../../contract/limits.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
-import { getProfile } from "../../core/users/users-service.js";
+import { canEditProfile } from "../../core/users/policies.js";
+import {
+  deleteUser,
+  getProfile,
+  setProfilePhoto,
+  updateProfile,
+} from "../../core/users/users-service.js";
+import { clearedSessionCookie } from "../features/auth/session-cookie.js";
+import { attempt, imageForm } from "../features/forms/action.server.js";
+import { DeleteProfile, EditProfile, PhotoUpload } from "../features/users/owner-tools.js";
+import { profileValues } from "../features/users/profile-form.js";
+import { useToastOn } from "../ui/toasts.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { NoPosts, PostGrid } from "../features/posts/post-card.js";
@@ -20,12 +31,57 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       listPosts(context.deps, filter, page),
       countPosts(context.deps, filter),
     ]);
-    return { site: context.site, profile, posts, total, page, pages: Math.ceil(total / PAGE_SIZE) };
+    return {
+      site: context.site,
+      profile,
+      posts,
+      total,
+      page,
+      pages: Math.ceil(total / PAGE_SIZE),
+      isOwner: canEditProfile(viewer.actor, profile._id),
+    };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found")
       throw data(null, { status: 404 });
     throw error;
   }
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const viewer = requireViewer(context);
+  const { fields, image } = await imageForm(request);
+  const intent = fields.intent;
+  const { deps } = context;
+  const result = await attempt(async (): Promise<{ message: string }> => {
+    switch (intent) {
+      case "photo":
+        return setProfilePhoto(deps, viewer.actor, image);
+      case "edit-profile":
+        await updateProfile(
+          deps,
+          viewer.actor,
+          viewer.sessionId,
+          params.id,
+          profileValues(Object.entries(fields)),
+        );
+        return { message: "profile updated successfully" };
+      case "delete-profile":
+        return deleteUser(deps, viewer.actor, params.id);
+      default:
+        return { message: "Unknown action" };
+    }
+  });
+  if (result.ok && intent === "delete-profile") {
+    // SPEC.md 2: after deleting the profile, signed out and home.
+    const ownAccount = viewer.actor.id === params.id;
+    return redirect(
+      "/",
+      ownAccount ? { headers: { "Set-Cookie": clearedSessionCookie(context.secureCookies) } } : {},
+    );
+  }
+  return result.ok
+    ? { ok: true, intent, message: result.value.message, errors: {} }
+    : { ...result, intent };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -37,7 +93,9 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   });
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { profile, posts, total, page, pages } = loaderData;
+  const { profile, posts, total, page, pages, isOwner } = loaderData;
+  const result = useActionData<typeof action>();
+  useToastOn(result);
   return (
     <>
       <section className="profile">
@@ -54,6 +112,13 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         <p className="muted">
           {total} {total === 1 ? "article" : "articles"}
         </p>
+        {isOwner ? (
+          <div className="owner-tools">
+            <PhotoUpload result={result} />
+            <EditProfile profile={profile} result={result} key={profile.username + profile.bio} />
+            <DeleteProfile />
+          </div>
+        ) : null}
       </section>
       <section aria-labelledby="user-posts">
         <h2 id="user-posts" className="section-title">

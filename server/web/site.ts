@@ -102,6 +102,7 @@ function webRateLimits(server: FastifyInstance) {
     { path: /^\/reset-password\//, limit: server.createRateLimit(limits.login.rateLimit) },
     { path: /^\/posts\/create-post$/, limit: server.createRateLimit(limits.upload.rateLimit) },
     { path: /^\/posts\/details\//, limit: server.createRateLimit(limits.like.rateLimit) },
+    { path: /^\/profile\//, limit: server.createRateLimit(limits.upload.rateLimit) },
   ];
   return async (request: FastifyRequest): Promise<string | undefined> => {
     if (request.method !== "POST") return undefined;

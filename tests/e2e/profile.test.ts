@@ -1,0 +1,131 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, type TestUser } from "../support/factories.js";
+import { client } from "../support/http.js";
+import { pngImage } from "../support/images.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+} from "./browser.js";
+
+let server: TestServer;
+let browser: Browser;
+let owner: TestUser;
+let other: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const api = client(server.url);
+  owner = await buildUser(server, api, { username: "maria" });
+  other = await buildUser(server, api, { username: "visitor" });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+describe("a profile page", () => {
+  it("shows another member no owner tools", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, other.token);
+    await site.page.goto(`/profile/${owner.id}`);
+    await shows(site.page.getByRole("heading", { name: "maria", level: 1 }));
+    for (const control of ["Upload", "Update Profile", "Delete Your Account"]) {
+      expect(await site.page.getByRole("button", { name: control }).count()).toBe(0);
+    }
+    await site.context.close();
+  });
+
+  it("lets the owner change the photo and the profile, and the header follows", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, owner.token);
+    const { page } = site;
+    await page.goto(`/profile/${owner.id}`);
+    await expectAccessible(page);
+
+    const headerPhoto = page.locator(".user-menu summary img");
+    const before = await headerPhoto.getAttribute("src");
+    await page
+      .locator("#field-photo")
+      .setInputFiles({ name: "me.txt", mimeType: "text/plain", buffer: Buffer.from("x") });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await shows(page.getByText("Unsupported File Format"));
+    await page
+      .locator("#field-photo")
+      .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: await pngImage(200, 200) });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await shows(page.getByRole("status").getByText("Your profile photo uploaded successfully"));
+    await expect.poll(() => headerPhoto.getAttribute("src")).not.toBe(before);
+
+    await page.getByRole("button", { name: "Update Profile" }).click();
+    const dialog = page.getByRole("dialog", { name: "Update Your Profile" });
+    await dialog.getByLabel("Username").fill("ab");
+    await dialog.getByLabel("Bio").fill("");
+    await dialog.getByLabel("New Password (optional)").fill("123");
+    await dialog.getByLabel("Email").fill("not-an-address");
+    await dialog.getByRole("button", { name: "Add Social Link" }).click();
+    await dialog.getByRole("button", { name: "Update Profile" }).click();
+    for (const message of [
+      "Username must be at least 3 characters long",
+      "Bio is required",
+      "Password must be at least 6 characters long",
+      "Email must be a valid email address",
+      "Required",
+      "Url required",
+    ]) {
+      await shows(dialog.getByText(message, { exact: true }));
+    }
+    for (let i = 0; i < 4; i += 1)
+      await dialog.getByRole("button", { name: "Add Social Link" }).click();
+    expect(await dialog.getByRole("button", { name: "Add Social Link" }).isDisabled()).toBe(true);
+    for (let i = 5; i > 2; i -= 1)
+      await dialog.getByRole("button", { name: `Remove link ${String(i)}` }).click();
+
+    await dialog.getByLabel("Username").fill("mariaK");
+    await dialog.getByLabel("Email").fill(owner.email);
+    await dialog.getByLabel("Bio").fill("I write about bread.");
+    await dialog.getByLabel("New Password (optional)").fill("");
+    await dialog.getByLabel("Network 1").selectOption("facebook");
+    await dialog.getByLabel("Link 1", { exact: true }).fill("javascript:alert(1)");
+    await dialog.getByLabel("Network 2").selectOption("github");
+    await dialog.getByLabel("Link 2", { exact: true }).fill("https://github.com/mariak");
+    await dialog.getByRole("button", { name: "Update Profile" }).click();
+    await shows(dialog.getByText("Url must start with http:// or https://"));
+    await dialog.getByLabel("Link 1", { exact: true }).fill("https://facebook.com/mariak");
+    await dialog.getByRole("button", { name: "Update Profile" }).click();
+
+    await shows(page.getByRole("status").getByText("profile updated successfully"));
+    await shows(page.getByRole("heading", { name: "mariaK", level: 1 }));
+    await shows(page.locator(".user-menu summary", { hasText: "mariaK" }));
+    await shows(page.getByText("I write about bread."));
+    expect(
+      await page.locator(".profile").getByRole("link", { name: "github" }).getAttribute("href"),
+    ).toBe("https://github.com/mariak");
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("lets the owner delete the account, then signs them out", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, owner.token);
+    const { page } = site;
+    await page.goto(`/profile/${owner.id}`);
+    await page.getByRole("button", { name: "Delete Your Account" }).click();
+    await shows(page.getByText("Once deleted, you will not be able to recover this comment!"));
+    await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await shows(page.getByRole("link", { name: "Login" }));
+    const login = await client(server.url).post("/api/auth/login", {
+      email: owner.email,
+      password: owner.password,
+    });
+    expect(login.status).toBe(400);
+    await site.context.close();
+  });
+});
