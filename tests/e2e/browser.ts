@@ -32,11 +32,12 @@ export interface Watched {
 export async function openSite(
   browser: Browser,
   siteUrl: string,
-  options: { javaScriptEnabled?: boolean } = {},
+  options: { javaScriptEnabled?: boolean; phone?: boolean } = {},
 ): Promise<Watched> {
   const context = await browser.newContext({
     baseURL: siteUrl,
-    viewport: { width: 1280, height: 900 },
+    viewport: options.phone ? { width: 390, height: 800 } : { width: 1280, height: 900 },
+    hasTouch: options.phone ?? false,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   const problems: string[] = [];
