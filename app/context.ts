@@ -1,6 +1,9 @@
 import type { CoreDeps } from "../core/deps.js";
 import type { Actor } from "../core/users/policies.js";
 
+/** The rate limits the API applies, which page actions apply too (server/api/rate-limits.ts). */
+export type LimitName = "login" | "register" | "resetLink" | "upload" | "comment" | "like";
+
 /** Public facts about the site, from configuration (the explicit list that reaches pages). */
 export interface SiteInfo {
   title: string;
@@ -26,5 +29,7 @@ declare module "react-router" {
     secureCookies: boolean;
     /** This response's Content-Security-Policy nonce for React Router's inline scripts. */
     cspNonce: string;
+    /** Counts one attempt against a named rate limit; the refusal message once it is exceeded. */
+    limit(name: LimitName): Promise<string | undefined>;
   }
 }

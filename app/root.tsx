@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import {
+  data,
   isRouteErrorResponse,
   Link,
   Links,
@@ -16,7 +17,8 @@ import { Footer } from "./features/layout/footer.js";
 import { Header } from "./features/layout/header.js";
 import { SideMenu } from "./features/layout/side-menu.js";
 import { ArrowUpIcon, BlogIcon } from "./ui/icons.js";
-import { ToastProvider } from "./ui/toasts.js";
+import { clearedFlashCookie, readFlash } from "./features/flash.server.js";
+import { ToastProvider, useToastOn } from "./ui/toasts.js";
 import stylesheet from "./styles.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -25,14 +27,22 @@ export const links: Route.LinksFunction = () => [
   { rel: "alternate", type: "application/rss+xml", href: "/rss.xml", title: "RSS" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return {
-    site: context.site,
-    user: context.viewer?.user,
-    nonce: context.cspNonce,
-    categories: await listCategories(context.deps),
-  };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const flash = readFlash(request);
+  return data(
+    {
+      site: context.site,
+      user: context.viewer?.user,
+      nonce: context.cspNonce,
+      categories: await listCategories(context.deps),
+      flash,
+    },
+    flash ? { headers: { "Set-Cookie": clearedFlashCookie } } : undefined,
+  );
 }
+
+/** Passes the loader's Set-Cookie (the cleared flash) on to the page's response. */
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 /** SPEC.md 9: swipe threshold 20 px, scroll-to-top after 150 px. */
 const SWIPE_THRESHOLD = 20;
@@ -109,6 +119,13 @@ function UserInfoSync({
   return null;
 }
 
+/** The message a redirect carried (a deleted post or profile, a reset password), as a toast. */
+function FlashToast({ message }: { message: string | undefined }) {
+  const result = useMemo(() => (message ? { ok: true, message } : undefined), [message]);
+  useToastOn(result);
+  return null;
+}
+
 function PendingIndicator() {
   const navigation = useNavigation();
   if (navigation.state === "idle") return null;
@@ -161,8 +178,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <PendingIndicator />
         <ToastProvider>
           <main id="main" className="container">
+            {data?.flash ? (
+              <noscript>
+                <p role="status" className="notice">
+                  {data.flash}
+                </p>
+              </noscript>
+            ) : null}
             {children}
           </main>
+          <FlashToast message={data?.flash} />
         </ToastProvider>
         {data ? <Footer site={data.site} /> : null}
         <ScrollToTop />

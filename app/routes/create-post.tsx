@@ -6,8 +6,9 @@ import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import { listCategories } from "../../core/categories/categories-service.js";
 import { createPost } from "../../core/posts/posts-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
-import { attempt, imageForm } from "../features/forms/action.server.js";
+import { attempt, fail, imageForm, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
+import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -23,12 +24,14 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
+  const tooMany = await limited(context, "upload");
+  if (tooMany) return tooMany;
   const result = await attempt(async () =>
     createPost(context.deps, viewer.actor, await imageForm(request)),
   );
   return result.ok
     ? { ok: true, message: "Post created successfully", errors: {}, postId: result.value._id }
-    : result;
+    : fail(result);
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -121,6 +124,7 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
         <ImageInput label="Post Image" error={errors.image} />
+        <FormAlert result={result} />
         <button type="submit" className="button" disabled={busy}>
           {busy ? "Creating…" : "Create"}
         </button>

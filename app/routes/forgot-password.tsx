@@ -1,8 +1,9 @@
 import { Form, useActionData, useNavigation } from "react-router";
 import { ForgotPasswordSchema } from "../../contract/auth.js";
 import { sendPasswordResetLink } from "../../core/auth/auth-service.js";
-import { attempt, formFields } from "../features/forms/action.server.js";
+import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
+import { FormAlert } from "../features/forms/form-alert.js";
 import { useClientValidation } from "../features/forms/form-state.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -13,10 +14,12 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const tooMany = await limited(context, "resetLink");
+  if (tooMany) return tooMany;
   const result = await attempt(async () =>
     sendPasswordResetLink(context.deps, await formFields(request)),
   );
-  return result.ok ? { ok: true, message: result.value.message, errors: {} } : result;
+  return result.ok ? { ok: true, message: result.value.message, errors: {} } : fail(result);
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -35,6 +38,7 @@ export default function ForgotPassword() {
     <section className="form-page">
       <h1>Forgot Password</h1>
       <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+        <FormAlert result={result} />
         <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
         <button type="submit" className="button" disabled={busy}>
           Reset Password

@@ -2,9 +2,10 @@ import { Form, Link, redirect, useActionData, useNavigation } from "react-router
 import { LoginSchema } from "../../contract/auth.js";
 import { login } from "../../core/auth/auth-service.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
-import { sessionCookie } from "../features/auth/session-cookie.js";
-import { attempt, formFields } from "../features/forms/action.server.js";
+import { sessionCookie } from "../features/auth/session-cookie.server.js";
+import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
+import { FormAlert } from "../features/forms/form-alert.js";
 import { useClientValidation } from "../features/forms/form-state.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -17,8 +18,10 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireVisitor(context);
+  const tooMany = await limited(context, "login");
+  if (tooMany) return tooMany;
   const result = await attempt(async () => login(context.deps, await formFields(request)));
-  if (!result.ok) return result;
+  if (!result.ok) return fail(result);
   return redirect("/", {
     headers: { "Set-Cookie": sessionCookie(result.value.token, context.secureCookies) },
   });
@@ -40,6 +43,7 @@ export default function Login() {
     <section className="form-page">
       <h1>Log in to your account</h1>
       <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+        <FormAlert result={result} />
         <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
         <Field
           label="Password"

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { logout } from "../../core/auth/auth-service.js";
-import { clearedSessionCookie } from "../features/auth/session-cookie.js";
+import { clearedSessionCookie } from "../features/auth/session-cookie.server.js";
 import type { Route } from "./+types/logout";
 
 /** Log Out clears the session on the server and the cookie, then goes home (SPEC.md 2). */

@@ -9,8 +9,9 @@ import {
   setProfilePhoto,
   updateProfile,
 } from "../../core/users/users-service.js";
-import { clearedSessionCookie } from "../features/auth/session-cookie.js";
-import { attempt, imageForm } from "../features/forms/action.server.js";
+import { clearedSessionCookie } from "../features/auth/session-cookie.server.js";
+import { flashCookie } from "../features/flash.server.js";
+import { attempt, fail, failure, imageForm, limited } from "../features/forms/action.server.js";
 import { DeleteProfile, EditProfile, PhotoUpload } from "../features/users/owner-tools.js";
 import { profileValues } from "../features/users/profile-form.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -51,6 +52,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const { fields, image } = await imageForm(request);
   const intent = fields.intent;
+  if (intent !== "photo" && intent !== "edit-profile" && intent !== "delete-profile") {
+    return fail(failure(400, "Unknown action"));
+  }
+  const tooMany = intent === "photo" ? await limited(context, "upload") : undefined;
+  if (tooMany) return tooMany;
   const { deps } = context;
   const result = await attempt(async (): Promise<{ message: string }> => {
     switch (intent) {
@@ -67,21 +73,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         return { message: "profile updated successfully" };
       case "delete-profile":
         return deleteUser(deps, viewer.actor, params.id);
-      default:
-        return { message: "Unknown action" };
     }
   });
-  if (result.ok && intent === "delete-profile") {
-    // SPEC.md 2: after deleting the profile, signed out and home.
-    const ownAccount = viewer.actor.id === params.id;
-    return redirect(
-      "/",
-      ownAccount ? { headers: { "Set-Cookie": clearedSessionCookie(context.secureCookies) } } : {},
-    );
+  if (!result.ok) return fail({ ...result, intent });
+  if (intent === "delete-profile") {
+    // SPEC.md 2: after deleting the profile, signed out and home, with the server's message.
+    const headers = new Headers({ "Set-Cookie": flashCookie(result.value.message) });
+    if (viewer.actor.id === params.id) {
+      headers.append("Set-Cookie", clearedSessionCookie(context.secureCookies));
+    }
+    return redirect("/", { headers });
   }
-  return result.ok
-    ? { ok: true, intent, message: result.value.message, errors: {} }
-    : { ...result, intent };
+  return { ok: true, intent, message: result.value.message, errors: {} };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>

@@ -2,8 +2,9 @@ import { Form, Link, redirect, useActionData, useNavigation } from "react-router
 import { RegisterSchema } from "../../contract/auth.js";
 import { register } from "../../core/auth/auth-service.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
-import { attempt, formFields } from "../features/forms/action.server.js";
+import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
+import { FormAlert } from "../features/forms/form-alert.js";
 import { useClientValidation } from "../features/forms/form-state.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -16,8 +17,10 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireVisitor(context);
+  const tooMany = await limited(context, "register");
+  if (tooMany) return tooMany;
   const result = await attempt(async () => register(context.deps, await formFields(request)));
-  return result.ok ? redirect("/email-sent") : result;
+  return result.ok ? redirect("/email-sent") : fail(result);
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -36,6 +39,7 @@ export default function Register() {
     <section className="form-page">
       <h1>Create new account</h1>
       <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+        <FormAlert result={result} />
         <Field label="Username" name="username" autoComplete="username" error={errors.username} />
         <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
         <Field

@@ -1,8 +1,10 @@
 import { Form, redirect, useActionData, useNavigation } from "react-router";
 import { ResetPasswordSchema } from "../../contract/auth.js";
 import { checkPasswordResetLink, resetPassword } from "../../core/auth/auth-service.js";
-import { attempt, formFields } from "../features/forms/action.server.js";
+import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
+import { flashCookie } from "../features/flash.server.js";
 import { Field } from "../features/forms/field.js";
+import { FormAlert } from "../features/forms/form-alert.js";
 import { useClientValidation } from "../features/forms/form-state.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -16,10 +18,16 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
+  const tooMany = await limited(context, "login");
+  if (tooMany) return tooMany;
   const result = await attempt(async () =>
     resetPassword(context.deps, params.userId, params.token, await formFields(request)),
   );
-  return result.ok ? redirect("/password-reset-successfully") : result;
+  return result.ok
+    ? redirect("/password-reset-successfully", {
+        headers: { "Set-Cookie": flashCookie(result.value.message) },
+      })
+    : fail(result);
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [
@@ -45,6 +53,7 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
         </p>
       )}
       <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+        <FormAlert result={result} />
         <Field
           label="New Password"
           name="password"

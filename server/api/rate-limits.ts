@@ -11,3 +11,5 @@ export const limits = {
   comment: { rateLimit: { max: 30, timeWindow: 5 * MINUTE } },
   like: { rateLimit: { max: 120, timeWindow: 5 * MINUTE } },
 } satisfies Record<string, FastifyContextConfig>;
+
+export type LimitName = keyof typeof limits;

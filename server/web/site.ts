@@ -12,14 +12,18 @@ import { findSessionUser } from "../../core/auth/sessions.js";
 import type { CoreDeps } from "../../core/deps.js";
 import { actorOf } from "../../core/users/policies.js";
 import { presentPublicUser } from "../../core/users/presenters.js";
-import { limits } from "../api/rate-limits.js";
+import { limits, type LimitName } from "../api/rate-limits.js";
 import type { Config } from "../config.js";
-import { readCookie, SESSION_COOKIE } from "../../app/features/auth/session-cookie.js";
+import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
 
 export type RenderPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
-async function viewerOf(deps: CoreDeps, request: FastifyRequest): Promise<Viewer | undefined> {
-  const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+async function viewerOf(
+  deps: CoreDeps,
+  request: FastifyRequest,
+  secure: boolean,
+): Promise<Viewer | undefined> {
+  const token = readCookie(request.headers.cookie, sessionCookieName(secure));
   if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
   const session = await findSessionUser(deps.db, token, deps.clock());
   if (!session) return undefined;
@@ -90,26 +94,25 @@ async function sendWebResponse(reply: FastifyReply, response: Response) {
 }
 
 /**
- * The web forms that sign in, sign up and mail reset links share the API's limits: the same
- * numbers, counted per address (in Redis when configured, like the API's).
+ * The API's limits, by name, for the page actions to apply (`context.limit("login")`): the same
+ * numbers and store, each name with its own counter per address. Actions ask for them after React
+ * Router has matched the route, so no spelling of a URL slips past.
  */
-function webRateLimits(server: FastifyInstance) {
-  if (!server.hasDecorator("createRateLimit")) return () => Promise.resolve(undefined);
-  const checks = [
-    { path: /^\/login$/, limit: server.createRateLimit(limits.login.rateLimit) },
-    { path: /^\/register$/, limit: server.createRateLimit(limits.register.rateLimit) },
-    { path: /^\/forgot-password$/, limit: server.createRateLimit(limits.resetLink.rateLimit) },
-    { path: /^\/reset-password\//, limit: server.createRateLimit(limits.login.rateLimit) },
-    { path: /^\/posts\/create-post$/, limit: server.createRateLimit(limits.upload.rateLimit) },
-    { path: /^\/posts\/details\//, limit: server.createRateLimit(limits.like.rateLimit) },
-    { path: /^\/profile\//, limit: server.createRateLimit(limits.upload.rateLimit) },
-  ];
-  return async (request: FastifyRequest): Promise<string | undefined> => {
-    if (request.method !== "POST") return undefined;
-    const pathname = request.url.split("?")[0] ?? "";
-    const check = checks.find(({ path: pattern }) => pattern.test(pathname.replace(/\.data$/, "")));
+function pageRateLimits(server: FastifyInstance) {
+  if (!server.hasDecorator("createRateLimit")) return undefined;
+  const checks = new Map(
+    (Object.keys(limits) as LimitName[]).map((name) => [
+      name,
+      server.createRateLimit({
+        ...limits[name].rateLimit,
+        keyGenerator: (request) => `page-${name}:${request.ip}`,
+      }),
+    ]),
+  );
+  return async (request: FastifyRequest, name: LimitName): Promise<string | undefined> => {
+    const check = checks.get(name);
     if (!check) return undefined;
-    const result = await check.limit(request);
+    const result = await check(request);
     if (result.isAllowed || !result.isExceeded) return undefined;
     const minutes = Math.max(1, Math.ceil(result.ttl / 60_000));
     return `Too many requests, please try again in ${String(minutes)} minute${minutes === 1 ? "" : "s"}`;
@@ -145,40 +148,49 @@ export async function registerWebSite(
     index: false,
   });
 
-  const limited = webRateLimits(server);
+  const limited = pageRateLimits(server);
+  const secureCookies = siteOrigin.startsWith("https:");
   const renderPage: RenderPage = async (request, reply) => {
-    if (isCrossOrigin(request, siteOrigin)) {
-      return reply.status(403).type("text/plain").send("Cross-site form posts are refused");
-    }
-    const tooMany = await limited(request);
-    if (tooMany) return reply.status(429).type("text/plain").send(tooMany);
     const cspNonce = randomBytes(16).toString("base64");
     const controller = new AbortController();
     reply.raw.once("close", () => {
       controller.abort();
     });
+    const viewer = await viewerOf(deps, request, secureCookies);
     const response = await handle(toWebRequest(request, siteOrigin, controller.signal), {
       deps,
       site,
-      viewer: await viewerOf(deps, request),
-      secureCookies: siteOrigin.startsWith("https:"),
+      viewer,
+      secureCookies,
       cspNonce,
+      limit: (name) => (limited ? limited(request, name) : Promise.resolve(undefined)),
     });
     void reply.header("content-security-policy", pageCsp(cspNonce, siteOrigin));
+    // A page made for one signed-in person (their e-mail, the admin tables) is never cached.
+    if (viewer) void reply.header("cache-control", "private, no-store");
     return sendWebResponse(reply, response);
   };
 
   // Pages take their bodies raw (form posts go to React Router untouched), in a context of their
   // own so the API keeps its JSON and multipart parsers.
   await server.register((pages, _options, done) => {
+    // Refused before a byte of the body is read.
+    pages.addHook("onRequest", async (request, reply) => {
+      if (isCrossOrigin(request, siteOrigin)) {
+        await reply.status(403).type("text/plain").send("Cross-site form posts are refused");
+      }
+    });
     pages.removeAllContentTypeParsers();
+    const keep = (_request: FastifyRequest, body: Buffer, next: (e: null, b: Buffer) => void) => {
+      next(null, body);
+    };
+    // Plain forms are small; only multipart ones carry an image (7,000,000 bytes at most).
     pages.addContentTypeParser(
-      "*",
-      { parseAs: "buffer", bodyLimit: 8_000_000 },
-      (_r, body, next) => {
-        next(null, body);
-      },
+      "application/x-www-form-urlencoded",
+      { parseAs: "buffer", bodyLimit: 1_048_576 },
+      keep,
     );
+    pages.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 8_000_000 }, keep);
     pages.route({
       method: ["GET", "HEAD", "POST"],
       url: "/*",

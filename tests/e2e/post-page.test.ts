@@ -157,6 +157,7 @@ describe("a post page", () => {
     await page.getByRole("button", { name: "Delete Post" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
     await page.waitForURL(`**/profile/${owner.id}`);
+    await shows(page.getByRole("status").getByText("Post has been deleted successfully"));
     expect((await client(server.url).get(`/api/posts/${postId}`)).status).toBe(404);
     expectNoProblems(site);
     await site.context.close();

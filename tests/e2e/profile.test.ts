@@ -121,6 +121,7 @@ describe("a profile page", () => {
     await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await shows(page.getByRole("link", { name: "Login" }));
+    await shows(page.getByRole("status").getByText("Your profile has been deleted"));
     const login = await client(server.url).post("/api/auth/login", {
       email: owner.email,
       password: owner.password,

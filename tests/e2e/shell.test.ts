@@ -46,7 +46,8 @@ describe("the side menu on a phone", () => {
 
     await page.getByRole("button", { name: "Open menu" }).click();
     await shows(menu);
-    expect((await menu.boundingBox())?.width).toBe(240);
+    // Measured once the 300 ms slide-in has finished.
+    await expect.poll(async () => (await menu.boundingBox())?.width).toBeCloseTo(240, 1);
     for (const entry of ["Home", "Posts", "Profile"])
       await shows(menu.getByRole("link", { name: entry }));
     await shows(menu.getByRole("button", { name: "Log Out" }));

@@ -4,7 +4,7 @@ import { deleteComment } from "../../../core/comments/comments-service.js";
 import { deletePost } from "../../../core/posts/posts-service.js";
 import type { Actor } from "../../../core/users/policies.js";
 import { deleteUser } from "../../../core/users/users-service.js";
-import { attempt, formFields } from "../forms/action.server.js";
+import { attempt, fail, failure, formFields } from "../forms/action.server.js";
 import { requireAdmin } from "./guard.server.js";
 
 type Deleter = (
@@ -25,7 +25,7 @@ export async function adminDelete(request: Request, context: AppLoadContext) {
   const viewer = requireAdmin(context);
   const { kind = "", id = "" } = await formFields(request);
   const remove = deleters.get(kind);
-  if (!remove) return { ok: false, message: "Unknown item", errors: {} };
+  if (!remove) return fail(failure(400, "Unknown item"));
   const result = await attempt(() => remove(context.deps, viewer.actor, id));
-  return result.ok ? { ok: true, message: result.value.message, errors: {} } : result;
+  return result.ok ? { ok: true, message: result.value.message, errors: {} } : fail(result);
 }

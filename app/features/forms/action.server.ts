@@ -1,33 +1,79 @@
-import { DomainError } from "../../../core/shared/errors.js";
+import { data, type AppLoadContext } from "react-router";
+import { DomainError, type ErrorKind } from "../../../core/shared/errors.js";
+import type { LimitName } from "../../context.js";
 import type { ActionResult } from "./form-state.js";
 
+/** The statuses of DESIGN.md 5, for page actions as for the API. */
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported: 415,
+  unavailable: 503,
+};
+
+export type Failure = ActionResult & { ok: false; status: number; intent?: string };
+
 /**
- * Runs a domain call for an action. A domain error becomes a result the form shows (the server's
+ * Runs a domain call for an action. A domain error becomes a failure the form shows (the server's
  * message as a toast, field messages under the fields); anything else is a real failure.
  */
 export async function attempt<T>(
   call: () => Promise<T>,
-): Promise<{ ok: true; value: T } | (ActionResult & { ok: false })> {
+): Promise<{ ok: true; value: T } | Failure> {
   try {
     return { ok: true, value: await call() };
   } catch (error) {
     if (error instanceof DomainError) {
-      return { ok: false, message: error.message, errors: error.errors ?? {} };
+      return {
+        ok: false,
+        status: STATUS[error.kind],
+        message: error.message,
+        errors: error.errors ?? {},
+      };
     }
     throw error;
   }
 }
 
+/** A failure as the action's answer, with the status that says what happened. */
+export const fail = (failure: Failure) => data(failure, { status: failure.status });
+
+export const failure = (status: number, message: string): Failure => ({
+  ok: false,
+  status,
+  message,
+  errors: {},
+});
+
+/** Counts an attempt against a named limit; the 429 answer once it is exceeded. */
+export async function limited(context: AppLoadContext, name: LimitName) {
+  const message = await context.limit(name);
+  return message ? fail(failure(429, message)) : undefined;
+}
+
+/** A body no form of ours sends (wrong type, broken multipart) is a 400, not a crash. */
+async function readForm(request: Request) {
+  try {
+    return await request.formData();
+  } catch {
+    throw data(failure(400, "The form could not be read"), { status: 400 });
+  }
+}
+
 export const formFields = async (request: Request) =>
   Object.fromEntries(
-    [...(await request.formData()).entries()].filter(
+    [...(await readForm(request)).entries()].filter(
       (entry): entry is [string, string] => typeof entry[1] === "string",
     ),
   );
 
 /** A submitted form's text fields, and the bytes of its `image` file if one was chosen. */
 export async function imageForm(request: Request) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const fields: Record<string, string> = {};
   let image: Buffer | undefined;
   for (const [name, value] of form.entries()) {

@@ -10,7 +10,9 @@ import {
   toggleLike,
   updatePost,
 } from "../../../core/posts/posts-service.js";
-import { attempt, imageForm } from "../forms/action.server.js";
+import type { LimitName } from "../../context.js";
+import { flashCookie } from "../flash.server.js";
+import { attempt, fail, failure, imageForm, limited } from "../forms/action.server.js";
 
 export type PostIntent =
   | "like"
@@ -27,13 +29,31 @@ const NOTICES: Partial<Record<PostIntent, string>> = {
   "post-image": "New Post Image Uploaded Successfully",
 };
 
+/** Which of the API's limits each kind of post-page request counts against. */
+const LIMITS: Record<PostIntent, LimitName | undefined> = {
+  like: "like",
+  comment: "comment",
+  "edit-comment": "comment",
+  "delete-comment": undefined,
+  "edit-post": "comment",
+  "post-image": "upload",
+  "delete-post": undefined,
+};
+
+const isIntent = (value: string | undefined): value is PostIntent =>
+  value !== undefined && Object.hasOwn(LIMITS, value);
+
 /** Everything a signed-in reader does on a post page, each checked by the domain's policies. */
 export async function postAction(request: Request, context: AppLoadContext, postId: string) {
   const viewer = context.viewer;
   if (!viewer) return redirect("/login");
   const { actor } = viewer;
   const { fields, image } = await imageForm(request);
-  const intent = fields.intent as PostIntent | undefined;
+  const intent = fields.intent;
+  if (!isIntent(intent)) return fail(failure(400, "Unknown action"));
+  const limit = LIMITS[intent];
+  const tooMany = limit ? await limited(context, limit) : undefined;
+  if (tooMany) return tooMany;
   const { deps } = context;
   const result = await attempt(async (): Promise<{ message?: string }> => {
     switch (intent) {
@@ -55,12 +75,14 @@ export async function postAction(request: Request, context: AppLoadContext, post
         return {};
       case "delete-post":
         return deletePost(deps, actor, postId);
-      default:
-        return { message: "Unknown action" };
     }
   });
-  if (result.ok && intent === "delete-post") return redirect(`/profile/${actor.id}`);
-  if (!result.ok) return { ...result, intent };
-  const message = (intent && NOTICES[intent]) ?? result.value.message;
+  if (!result.ok) return fail({ ...result, intent });
+  if (intent === "delete-post") {
+    return redirect(`/profile/${actor.id}`, {
+      headers: { "Set-Cookie": flashCookie(result.value.message ?? "") },
+    });
+  }
+  const message = NOTICES[intent] ?? result.value.message;
   return { ok: true, intent, errors: {}, ...(message ? { message } : {}) };
 }

@@ -20,6 +20,7 @@ import {
 } from "../../ui/icons.js";
 import { Modal } from "../../ui/modal.js";
 import { Field } from "../forms/field.js";
+import { FormAlert } from "../forms/form-alert.js";
 import { useClientValidation, type ActionResult } from "../forms/form-state.js";
 
 export type Result = (ActionResult & { intent?: string | undefined }) | undefined;
@@ -157,6 +158,7 @@ export function CommentForm({ result }: { result: Result }) {
       key={done ? "sent" : "writing"}
     >
       <input type="hidden" name="intent" value="comment" />
+      <FormAlert result={result?.intent === "comment" ? result : undefined} />
       <div className="field">
         <label htmlFor="field-text">Your comment</label>
         <textarea

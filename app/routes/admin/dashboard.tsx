@@ -5,7 +5,7 @@ import { countComments } from "../../../core/comments/comments-service.js";
 import { countPosts } from "../../../core/posts/posts-service.js";
 import { countUsers } from "../../../core/users/users-service.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
-import { attempt, formFields } from "../../features/forms/action.server.js";
+import { attempt, fail, formFields } from "../../features/forms/action.server.js";
 import { Field } from "../../features/forms/field.js";
 import { useClientValidation } from "../../features/forms/form-state.js";
 import { pageMeta } from "../../meta.js";
@@ -31,7 +31,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await attempt(async () =>
     createCategory(context.deps, actor, await formFields(request)),
   );
-  return result.ok ? { ok: true, message: "Category Added Successfully", errors: {} } : result;
+  return result.ok
+    ? { ok: true, message: "Category Added Successfully", errors: {} }
+    : fail(result);
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, type TestUser } from "../support/factories.js";
+import { client } from "../support/http.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+let server: TestServer;
+let limitedServer: TestServer;
+let member: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  limitedServer = await startTestServer({ RATE_LIMITS: "on" });
+  member = await buildUser(server, client(server.url));
+});
+afterAll(async () => {
+  await server.close();
+  await limitedServer.close();
+});
+
+/** A form post as a browser on the site sends it. */
+function post(
+  target: TestServer,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+) {
+  return fetch(`${target.config.publicUrl}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      origin: target.config.publicUrl,
+      "content-type": "application/x-www-form-urlencoded",
+      ...headers,
+    },
+    body,
+  });
+}
+
+describe("page forms", () => {
+  it("count login attempts however the URL is spelled", async () => {
+    const attempt = "email=victim%40example.com&password=Guess!1234";
+    for (let i = 0; i < 10; i += 1) {
+      expect((await post(limitedServer, "/login", attempt)).status).toBe(400);
+    }
+    for (const path of ["/login", "/LOGIN", "/Login", "/login/", "/%6cogin", "/login.data"]) {
+      const response = await post(limitedServer, path, attempt);
+      expect(response.status, path).toBe(429);
+    }
+  });
+
+  it("keep each limit's count apart", async () => {
+    const response = await post(limitedServer, "/forgot-password", "email=ghost%40example.com");
+    expect(response.status).toBe(200);
+  });
+
+  it("answer a refused login with its status, and the message in the page without JavaScript", async () => {
+    const response = await post(
+      server,
+      "/login",
+      `email=${encodeURIComponent(member.email)}&password=Wrong!pass1`,
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(
+      /<noscript><p role="alert" class="form-error">Invalid email or password<\/p><\/noscript>/,
+    );
+  });
+
+  it("answer a body no form sends with 400, never 500", async () => {
+    const cookie = `session=${member.token}`;
+    const bad = [
+      { path: "/login", type: "application/json", body: "{}" },
+      { path: "/login", type: "text/plain", body: "hello" },
+      {
+        path: "/posts/create-post",
+        type: "multipart/form-data; boundary=xyz",
+        body: "garbage",
+        cookie,
+      },
+      { path: "/posts/create-post", type: "multipart/form-data", body: "garbage", cookie },
+    ];
+    for (const { path, type, body, cookie: sent } of bad) {
+      const response = await post(server, path, body, {
+        "content-type": type,
+        ...(sent ? { cookie: sent } : {}),
+      });
+      expect(response.status, `${path} ${type}`).toBe(400);
+    }
+    const logged = server.logs.filter((line) => line.includes('"level":50'));
+    expect(logged).toEqual([]);
+  });
+
+  it("refuse an unknown action with 400", async () => {
+    const response = await post(server, `/profile/${member.id}`, "intent=nonsense", {
+      cookie: `session=${member.token}`,
+    });
+    expect(response.status).toBe(400);
+  });
+
+  it("treat an undecodable session cookie as signed out", async () => {
+    const response = await fetch(`${server.url}/posts`, {
+      headers: { cookie: "session=%E0%A4%A" },
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it("mark pages made for a signed-in person as private", async () => {
+    const signedIn = await fetch(`${server.url}/`, {
+      headers: { cookie: `session=${member.token}` },
+    });
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+    const anonymous = await fetch(`${server.url}/`);
+    expect(anonymous.headers.get("cache-control")).not.toBe("private, no-store");
+  });
+
+  it("refuse a cross-site post before reading its body", async () => {
+    const response = await post(server, "/login", "x".repeat(2_000_000), {
+      origin: "https://evil.example",
+    });
+    expect(response.status).toBe(403);
+  });
+});
