@@ -16,6 +16,11 @@ export default defineConfig({
           // Builds the site once before any browser test runs.
           globalSetup: ["tests/e2e/build-site.ts"],
           testTimeout: 60_000,
+          // One browser at a time: two Chromiums beside the API tests overload a 2-core machine,
+          // and a journey that waits on rendering then times out. One retry absorbs a stall; a
+          // broken journey still fails twice.
+          fileParallelism: false,
+          retry: 1,
         },
       },
     ],

@@ -7,7 +7,7 @@ import { listCategories } from "../../core/categories/categories-service.js";
 import { createPost } from "../../core/posts/posts-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, imageForm, limited } from "../features/forms/action.server.js";
-import { Field } from "../features/forms/field.js";
+import { Field, SelectField, TextAreaField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { pageMeta } from "../meta.js";
@@ -84,45 +84,22 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
         }}
       >
         <Field label="Post Title" name="title" error={errors.title} />
-        <div className="field">
-          <label htmlFor="field-category">Category</label>
-          <select
-            id="field-category"
-            name="category"
-            defaultValue=""
-            aria-invalid={errors.category ? true : undefined}
-            aria-describedby={errors.category ? "field-category-error" : undefined}
-          >
-            <option value="" disabled>
-              Select A Category
+        <SelectField label="Category" name="category" defaultValue="" error={errors.category}>
+          <option value="" disabled>
+            Select A Category
+          </option>
+          {loaderData.categories.map((category) => (
+            <option key={category._id} value={category.title}>
+              {category.title}
             </option>
-            {loaderData.categories.map((category) => (
-              <option key={category._id} value={category.title}>
-                {category.title}
-              </option>
-            ))}
-          </select>
-          {errors.category ? (
-            <p id="field-category-error" className="field-error">
-              {errors.category}
-            </p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label htmlFor="field-description">Post Description</label>
-          <textarea
-            id="field-description"
-            name="description"
-            rows={8}
-            aria-invalid={errors.description ? true : undefined}
-            aria-describedby={errors.description ? "field-description-error" : undefined}
-          />
-          {errors.description ? (
-            <p id="field-description-error" className="field-error">
-              {errors.description}
-            </p>
-          ) : null}
-        </div>
+          ))}
+        </SelectField>
+        <TextAreaField
+          label="Post Description"
+          name="description"
+          rows={8}
+          error={errors.description}
+        />
         <ImageInput label="Post Image" error={errors.image} />
         <FormAlert result={result} />
         <button type="submit" className="button" disabled={busy}>

@@ -7,6 +7,7 @@ import { DomainError } from "../../core/shared/errors.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import { imageSources, shortDate } from "../ui/format.js";
+import { Byline } from "../features/posts/byline.js";
 import { postAction } from "../features/posts/post-action.server.js";
 import {
   CommentForm,
@@ -99,16 +100,11 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           {post.category}
         </Link>
         <h1>{post.title}</h1>
-        <div className="byline">
-          <img src={post.user.profilePhoto.url} alt="" width="32" height="32" className="avatar" />
-          <span>
-            By <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
-          </span>
-          <time dateTime={post.createdAt}>{shortDate(post.createdAt)}</time>
+        <Byline user={post.user} date={post.createdAt} photoSize={32}>
           <span>
             <CommentIcon /> {post.commentsCount} {post.commentsCount === 1 ? "comment" : "comments"}
           </span>
-        </div>
+        </Byline>
       </header>
       <img
         className="post-image"

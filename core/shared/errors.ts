@@ -11,6 +11,18 @@ export type ErrorKind =
   | "unsupported"
   | "unavailable";
 
+/** The HTTP status each kind answers with (DESIGN.md 5), for the API and the page actions alike. */
+export const STATUS_OF: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported: 415,
+  unavailable: 503,
+};
+
 export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,

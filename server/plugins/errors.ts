@@ -1,16 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { DomainError, type ErrorKind } from "../../core/shared/errors.js";
-
-const STATUS: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_large: 413,
-  unsupported: 415,
-  unavailable: 503,
-};
+import { DomainError, STATUS_OF } from "../../core/shared/errors.js";
 
 const isFastifyError = (error: unknown): error is FastifyError =>
   error instanceof Error && "statusCode" in error && typeof error.statusCode === "number";
@@ -30,7 +19,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       const body = error.errors
         ? { message: error.message, errors: error.errors }
         : { message: error.message };
-      return reply.status(STATUS[error.kind]).send(body);
+      return reply.status(STATUS_OF[error.kind]).send(body);
     }
     if (isFastifyError(error) && error.code === "FST_REQ_FILE_TOO_LARGE") {
       return reply.status(413).send({ message: "File size is too large" });

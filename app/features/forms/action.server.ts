@@ -1,19 +1,7 @@
 import { data, type AppLoadContext } from "react-router";
-import { DomainError, type ErrorKind } from "../../../core/shared/errors.js";
+import { DomainError, STATUS_OF } from "../../../core/shared/errors.js";
 import type { LimitName } from "../../context.js";
 import type { ActionResult } from "./form-state.js";
-
-/** The statuses of DESIGN.md 5, for page actions as for the API. */
-const STATUS: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_large: 413,
-  unsupported: 415,
-  unavailable: 503,
-};
 
 export type Failure = ActionResult & { ok: false; status: number; intent?: string };
 
@@ -30,7 +18,7 @@ export async function attempt<T>(
     if (error instanceof DomainError) {
       return {
         ok: false,
-        status: STATUS[error.kind],
+        status: STATUS_OF[error.kind],
         message: error.message,
         errors: error.errors ?? {},
       };

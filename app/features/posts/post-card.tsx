@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import type { PostSummary } from "../../../core/posts/presenters.js";
-import { imageSources, shortDate } from "../../ui/format.js";
+import { imageSources } from "../../ui/format.js";
 import { categoryPath } from "../layout/header.js";
+import { Byline } from "./byline.js";
 
 export const postPath = (id: string) => `/posts/details/${id}`;
 
@@ -29,20 +30,7 @@ export function PostCard({ post, eager = false }: { post: PostSummary; eager?: b
         <h3 className="post-card-title">
           <Link to={postPath(post._id)}>{post.title}</Link>
         </h3>
-        <div className="byline">
-          <img
-            src={post.user.profilePhoto.url}
-            alt=""
-            width="28"
-            height="28"
-            className="avatar"
-            loading="lazy"
-          />
-          <span>
-            By <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
-          </span>
-          <time dateTime={post.createdAt}>{shortDate(post.createdAt)}</time>
-        </div>
+        <Byline user={post.user} date={post.createdAt} />
         <p className="post-card-description">{post.description}</p>
         <Link to={postPath(post._id)} className="read-more" aria-label={`Read More: ${post.title}`}>
           Read More

@@ -3,7 +3,6 @@ import { Form, useNavigation } from "react-router";
 import {
   CommentCreateSchema,
   CommentUpdateSchema,
-  imageFileError,
   PostUpdateSchema,
 } from "../../../contract/content.js";
 import { IMAGE_REPLACE_MAX_BYTES } from "../../../contract/limits.js";
@@ -13,13 +12,13 @@ import {
   EditIcon,
   FacebookIcon,
   HeartIcon,
-  ImageIcon,
   ShareIcon,
   TrashIcon,
   TwitterIcon,
 } from "../../ui/icons.js";
 import { Modal } from "../../ui/modal.js";
-import { Field } from "../forms/field.js";
+import { Field, SelectField, TextAreaField } from "../forms/field.js";
+import { ImageUploadForm } from "../forms/image-upload-form.js";
 import { FormAlert } from "../forms/form-alert.js";
 import { useClientValidation, type ActionResult } from "../forms/form-state.js";
 
@@ -159,21 +158,13 @@ export function CommentForm({ result }: { result: Result }) {
     >
       <input type="hidden" name="intent" value="comment" />
       <FormAlert result={result?.intent === "comment" ? result : undefined} />
-      <div className="field">
-        <label htmlFor="field-text">Your comment</label>
-        <textarea
-          id="field-text"
-          name="text"
-          rows={3}
-          aria-invalid={errors.text ? true : undefined}
-          aria-describedby={errors.text ? "field-text-error" : undefined}
-        />
-        {errors.text ? (
-          <p id="field-text-error" className="field-error">
-            {errors.text}
-          </p>
-        ) : null}
-      </div>
+      <TextAreaField
+        label="Your comment"
+        name="text"
+        id="field-text"
+        rows={3}
+        error={errors.text}
+      />
       <button type="submit" className="button" disabled={busy}>
         Comment
       </button>
@@ -215,17 +206,14 @@ export function CommentTools(props: { commentId: string; text: string; result: R
         <Form method="post" noValidate onSubmit={onSubmit} className="form" id={intent}>
           <input type="hidden" name="intent" value="edit-comment" />
           <input type="hidden" name="commentId" value={props.commentId} />
-          <div className="field">
-            <label htmlFor={`${intent}-text`}>Comment</label>
-            <textarea
-              id={`${intent}-text`}
-              name="text"
-              rows={3}
-              defaultValue={props.text}
-              aria-invalid={errors.text ? true : undefined}
-            />
-            {errors.text ? <p className="field-error">{errors.text}</p> : null}
-          </div>
+          <TextAreaField
+            label="Comment"
+            name="text"
+            id={`${intent}-text`}
+            rows={3}
+            defaultValue={props.text}
+            error={errors.text}
+          />
           <button type="submit" className="button">
             Edit Comment
           </button>
@@ -241,7 +229,6 @@ export function OwnerTools(props: {
   result: Result;
 }) {
   const [editing, setEditing] = useState(false);
-  const [imageError, setImageError] = useState<string | undefined>();
   const close = () => {
     setEditing(false);
   };
@@ -250,47 +237,18 @@ export function OwnerTools(props: {
     errorsFor(props.result, "edit-post"),
   );
   useCloseOnSuccess(props.result, "edit-post", close);
-  const serverImageError =
-    errorsFor(props.result, "post-image")?.image ??
-    (props.result?.intent === "post-image" && !props.result.ok ? props.result.message : undefined);
   const categories = props.categories.some((c) => c.title === props.post.category)
     ? props.categories
     : [{ _id: "current", title: props.post.category }, ...props.categories];
   return (
     <div className="owner-tools">
-      <Form
-        method="post"
-        encType="multipart/form-data"
-        className="image-upload"
-        noValidate
-        onSubmit={(event) => {
-          const file = new FormData(event.currentTarget).get("image");
-          const problem = imageFileError(
-            file instanceof File ? file : undefined,
-            IMAGE_REPLACE_MAX_BYTES,
-          );
-          setImageError(problem);
-          if (problem) event.preventDefault();
-        }}
-      >
-        <input type="hidden" name="intent" value="post-image" />
-        <label htmlFor="field-post-image" className="button button-ghost button-small">
-          <ImageIcon /> Choose a new image
-        </label>
-        <input
-          id="field-post-image"
-          name="image"
-          type="file"
-          accept=".jpg,.jpeg,.png,.gif,.jfif"
-          className="visually-hidden-file"
-        />
-        <button type="submit" className="button button-small">
-          Upload
-        </button>
-        {(imageError ?? serverImageError) ? (
-          <p className="field-error">{imageError ?? serverImageError}</p>
-        ) : null}
-      </Form>
+      <ImageUploadForm
+        intent="post-image"
+        inputId="field-post-image"
+        chooseLabel="Choose a new image"
+        maxBytes={IMAGE_REPLACE_MAX_BYTES}
+        result={props.result}
+      />
       <button
         type="button"
         className="button button-small"
@@ -310,27 +268,27 @@ export function OwnerTools(props: {
         <Form method="post" noValidate onSubmit={onSubmit} className="form">
           <input type="hidden" name="intent" value="edit-post" />
           <Field label="Title" name="title" defaultValue={props.post.title} error={errors.title} />
-          <div className="field">
-            <label htmlFor="field-edit-category">Category</label>
-            <select id="field-edit-category" name="category" defaultValue={props.post.category}>
-              {categories.map((category) => (
-                <option key={category._id} value={category.title}>
-                  {category.title}
-                </option>
-              ))}
-            </select>
-            {errors.category ? <p className="field-error">{errors.category}</p> : null}
-          </div>
-          <div className="field">
-            <label htmlFor="field-edit-description">Description</label>
-            <textarea
-              id="field-edit-description"
-              name="description"
-              rows={8}
-              defaultValue={props.post.description}
-            />
-            {errors.description ? <p className="field-error">{errors.description}</p> : null}
-          </div>
+          <SelectField
+            label="Category"
+            name="category"
+            id="field-edit-category"
+            defaultValue={props.post.category}
+            error={errors.category}
+          >
+            {categories.map((category) => (
+              <option key={category._id} value={category.title}>
+                {category.title}
+              </option>
+            ))}
+          </SelectField>
+          <TextAreaField
+            label="Description"
+            name="description"
+            id="field-edit-description"
+            rows={8}
+            defaultValue={props.post.description}
+            error={errors.description}
+          />
           <button type="submit" className="button">
             Update Post
           </button>

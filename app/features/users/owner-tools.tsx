@@ -1,13 +1,13 @@
 import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { imageFileError } from "../../../contract/content.js";
 import { PROFILE_PHOTO_MAX_BYTES, SOCIAL_LINKS_MAX } from "../../../contract/limits.js";
 import { ProfileUpdateSchema, SOCIAL_NETWORKS } from "../../../contract/users.js";
 import { parseWith, type FieldErrors } from "../../../contract/validation.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
-import { EditIcon, ImageIcon, TrashIcon } from "../../ui/icons.js";
+import { EditIcon, TrashIcon } from "../../ui/icons.js";
 import { Modal } from "../../ui/modal.js";
-import { Field } from "../forms/field.js";
+import { Field, SelectField, TextAreaField } from "../forms/field.js";
+import { ImageUploadForm } from "../forms/image-upload-form.js";
 import type { ActionResult } from "../forms/form-state.js";
 import { profileValues } from "./profile-form.js";
 
@@ -22,40 +22,14 @@ interface Profile {
 }
 
 export function PhotoUpload({ result }: { result: Result }) {
-  const [error, setError] = useState<string | undefined>();
-  const serverError = result?.intent === "photo" && !result.ok ? result.message : undefined;
   return (
-    <Form
-      method="post"
-      encType="multipart/form-data"
-      noValidate
-      className="image-upload"
-      onSubmit={(event) => {
-        const file = new FormData(event.currentTarget).get("image");
-        const problem = imageFileError(
-          file instanceof File ? file : undefined,
-          PROFILE_PHOTO_MAX_BYTES,
-        );
-        setError(problem);
-        if (problem) event.preventDefault();
-      }}
-    >
-      <input type="hidden" name="intent" value="photo" />
-      <label htmlFor="field-photo" className="button button-ghost button-small">
-        <ImageIcon /> Choose a photo
-      </label>
-      <input
-        id="field-photo"
-        name="image"
-        type="file"
-        accept=".jpg,.jpeg,.png,.gif,.jfif"
-        className="visually-hidden-file"
-      />
-      <button type="submit" className="button button-small">
-        Upload
-      </button>
-      {(error ?? serverError) ? <p className="field-error">{error ?? serverError}</p> : null}
-    </Form>
+    <ImageUploadForm
+      intent="photo"
+      inputId="field-photo"
+      chooseLabel="Choose a photo"
+      maxBytes={PROFILE_PHOTO_MAX_BYTES}
+      result={result}
+    />
   );
 }
 
@@ -118,17 +92,13 @@ export function EditProfile({ profile, result }: { profile: Profile; result: Res
             defaultValue={profile.email ?? ""}
             error={errors.email}
           />
-          <div className="field">
-            <label htmlFor="field-bio">Bio</label>
-            <textarea
-              id="field-bio"
-              name="bio"
-              rows={3}
-              defaultValue={profile.bio}
-              aria-invalid={errors.bio ? true : undefined}
-            />
-            {errors.bio ? <p className="field-error">{errors.bio}</p> : null}
-          </div>
+          <TextAreaField
+            label="Bio"
+            name="bio"
+            rows={3}
+            defaultValue={profile.bio}
+            error={errors.bio}
+          />
           <Field
             label="New Password (optional)"
             name="password"
@@ -140,24 +110,20 @@ export function EditProfile({ profile, result }: { profile: Profile; result: Res
             <legend>Social links</legend>
             {links.map((link, index) => (
               <div className="social-row" key={link.id}>
-                <div className="field">
-                  <label htmlFor={`social-${String(index)}-name`}>Network {index + 1}</label>
-                  <select
-                    id={`social-${String(index)}-name`}
-                    name={`socialMedia.${String(index)}.name`}
-                    defaultValue={link.name}
-                  >
-                    <option value="">Choose</option>
-                    {SOCIAL_NETWORKS.map((network) => (
-                      <option key={network} value={network}>
-                        {network}
-                      </option>
-                    ))}
-                  </select>
-                  {errors[`socialMedia.${String(index)}.name`] ? (
-                    <p className="field-error">{errors[`socialMedia.${String(index)}.name`]}</p>
-                  ) : null}
-                </div>
+                <SelectField
+                  label={`Network ${String(index + 1)}`}
+                  name={`socialMedia.${String(index)}.name`}
+                  id={`social-${String(index)}-name`}
+                  defaultValue={link.name}
+                  error={errors[`socialMedia.${String(index)}.name`]}
+                >
+                  <option value="">Choose</option>
+                  {SOCIAL_NETWORKS.map((network) => (
+                    <option key={network} value={network}>
+                      {network}
+                    </option>
+                  ))}
+                </SelectField>
                 <Field
                   label={`Link ${String(index + 1)}`}
                   name={`socialMedia.${String(index)}.url`}
