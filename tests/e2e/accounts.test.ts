@@ -42,6 +42,9 @@ async function logIn(page: Page, email: string, password: string) {
 
 describe("signing up, verifying, logging in and out", () => {
   it("walks the whole journey through the mailed link", async () => {
+    // Fresh names on every attempt, so a retry after a stall does not meet its own first try.
+    const name = `johnny${Math.random().toString(36).slice(2, 7)}`;
+    const email = `${name}@example.com`;
     const site = await openSite(browser, server.config.publicUrl);
     const { page } = site;
 
@@ -58,7 +61,7 @@ describe("signing up, verifying, logging in and out", () => {
     await shows(page.getByText("Invalid email address"));
     await shows(page.getByText(WEAK));
 
-    await fill(page, { Username: "johnny", Email: "johnny@example.com", Password: "J0hnny!pass" });
+    await fill(page, { Username: name, Email: email, Password: "J0hnny!pass" });
     await page.getByRole("button", { name: "Register" }).click();
     await page.waitForURL("**/email-sent");
     await shows(page.getByRole("heading", { name: "Please verify you email" }));
@@ -66,16 +69,16 @@ describe("signing up, verifying, logging in and out", () => {
 
     // Signing up twice shows the server's answer as a toast.
     await page.goto("/register");
-    await fill(page, { Username: "johnny", Email: "JOHNNY@example.com", Password: "J0hnny!pass" });
+    await fill(page, { Username: name, Email: email.toUpperCase(), Password: "J0hnny!pass" });
     await page.getByRole("button", { name: "Register" }).click();
     await shows(page.getByRole("status").getByText("User already exists"));
 
-    await logIn(page, "johnny@example.com", "J0hnny!pass");
+    await logIn(page, email, "J0hnny!pass");
     await shows(
       page.getByRole("status").getByText("We sent you an email, please verify your email address"),
     );
 
-    const link = await mailedLink(server.dataDir, "johnny@example.com", "verify");
+    const link = await mailedLink(server.dataDir, email, "verify");
     await page.goto(link.pathname);
     await shows(
       page.getByRole("heading", { name: "Your email address has been successfully verified" }),
@@ -84,15 +87,15 @@ describe("signing up, verifying, logging in and out", () => {
     await page.getByRole("link", { name: "Go To Login" }).click();
     await page.waitForURL("**/login");
 
-    await logIn(page, "johnny@example.com", "Wrong!pass1");
+    await logIn(page, email, "Wrong!pass1");
     await shows(page.getByRole("status").getByText("Invalid email or password"));
 
-    await logIn(page, "johnny@example.com", "J0hnny!pass");
+    await logIn(page, email, "J0hnny!pass");
     await page.waitForURL((url) => url.pathname === "/");
-    await shows(page.locator(".user-menu summary", { hasText: "johnny" }));
+    await shows(page.locator(".user-menu summary", { hasText: name }));
     expect(await page.getByRole("link", { name: "Login" }).count()).toBe(0);
     const stored = await readLocalStorage(page, "userInfo");
-    expect(JSON.parse(stored ?? "{}")).toMatchObject({ username: "johnny" });
+    expect(JSON.parse(stored ?? "{}")).toMatchObject({ username: name });
     expect(stored).not.toMatch(/token/i);
     const cookies = await site.context.cookies();
     expect(cookies.find((c) => c.name === "session")).toMatchObject({
@@ -109,7 +112,7 @@ describe("signing up, verifying, logging in and out", () => {
     await page.locator(".user-menu summary").click();
     await page.getByRole("link", { name: "Profile" }).click();
     await page.waitForURL("**/profile/**");
-    await shows(page.getByRole("heading", { name: "johnny", level: 1 }));
+    await shows(page.getByRole("heading", { name, level: 1 }));
     await shows(page.getByRole("heading", { name: "User Posts" }));
     await shows(page.getByText("No Posts Were Found"));
     await expectAccessible(page);

@@ -28,11 +28,15 @@ export function Header(props: {
 }) {
   const { site, user, categories } = props;
   const userMenu = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
-  // A dropdown closes once you have gone where it took you.
+  const { key } = useLocation();
+  const shownKey = useRef(key);
+  // A dropdown closes once you have gone where it took you; not on hydration, when a reader on a
+  // slow device may already have opened it.
   useEffect(() => {
+    if (shownKey.current === key) return;
+    shownKey.current = key;
     if (userMenu.current) userMenu.current.open = false;
-  }, [location]);
+  }, [key]);
   return (
     <header className="site-header">
       <div className="topbar">
