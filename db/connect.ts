@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   /** `postgres://...`; when absent, SQLite at `<dataDir>/blog.db`. */
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** Told when PostgreSQL drops an idle pooled connection. */
+  onIdleError?: (error: Error) => void;
 }
 
 const migrations: MigrationProvider = {
@@ -27,6 +29,11 @@ const migrations: MigrationProvider = {
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server ends (a restart, a failover) must not crash the process: the
+    // pool drops it and the next query opens a new one. Errors during a query still reach it.
+    pool.on("error", (error) => {
+      options.onIdleError?.(error);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: "postgres", close: () => db.destroy() };
   }

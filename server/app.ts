@@ -73,7 +73,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: answerRouterError,
   });
 
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onIdleError: (error) => {
+      server.log.warn({ err: error }, "database connection dropped; it will be reopened");
+    },
+  });
   server.addHook("onClose", () => database.close());
   await migrateToLatest(database.db);
 

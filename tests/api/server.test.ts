@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, type Client } from "../support/http.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -66,6 +67,24 @@ describe("the HTTP host", () => {
       // Plain HTTP: HSTS would lock a local install out of itself.
       expect(headers.get("strict-transport-security")).toBeNull();
     }
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("on PostgreSQL", () => {
+  it("survives the database ending its idle connections", async () => {
+    expect((await api.get("/healthz")).status).toBe(200);
+    const database = new URL(server.config.databaseUrl ?? "").pathname.slice(1);
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const ended = await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [database],
+    );
+    await admin.end();
+    expect(ended.rowCount).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await api.get("/healthz")).status).toBe(200);
+    expect(server.logs.some((line) => line.includes("database connection dropped"))).toBe(true);
   });
 });
 
