@@ -7,7 +7,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "api", include: ["tests/api/**/*.test.ts", "tests/unit/**/*.test.ts"] },
+      },
       {
         extends: true,
         test: {

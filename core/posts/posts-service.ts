@@ -38,11 +38,23 @@ export async function listPosts(
   pageSize?: number,
 ) {
   let query = selectPostSummaries(deps.db);
-  if (filter.category !== undefined) query = query.where("posts.category", "=", filter.category);
-  if (filter.userId !== undefined) query = query.where("posts.user_id", "=", filter.userId);
-  if (pageNumber !== undefined) {
+  if (pageNumber === undefined) {
+    if (filter.category !== undefined) query = query.where("posts.category", "=", filter.category);
+    if (filter.userId !== undefined) query = query.where("posts.user_id", "=", filter.userId);
+  } else {
+    // The page's ids first, from the index alone; only those rows get their author and counts.
+    // (With OFFSET on the full query, SQLite would compute the counts of every skipped row.)
     const { limit, offset } = pageOf(pageNumber, pageSize);
-    query = query.limit(limit).offset(offset);
+    let ids = deps.db
+      .selectFrom("posts")
+      .select("id")
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .offset(offset);
+    if (filter.category !== undefined) ids = ids.where("category", "=", filter.category);
+    if (filter.userId !== undefined) ids = ids.where("user_id", "=", filter.userId);
+    query = query.where("posts.id", "in", ids);
   }
   const rows = await query.execute();
   return rows.map((row) => presentPostSummary(deps, row));

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { ChevronLeftIcon, ChevronRightIcon } from "../../ui/icons.js";
+import { GAP, pageWindow } from "./page-window.js";
 
 /**
  * Previous, numbered pages, next (SPEC.md 2), shown only with more than one page. Pages are
@@ -19,17 +20,23 @@ export function Pager({ page, pages, path }: { page: number; pages: number; path
           <ChevronLeftIcon />
         </span>
       )}
-      {Array.from({ length: pages }, (_, i) => i + 1).map((n) => (
-        <Link
-          key={n}
-          to={href(n)}
-          className="pager-item"
-          aria-current={n === page ? "page" : undefined}
-          aria-label={`Page ${String(n)}`}
-        >
-          {n}
-        </Link>
-      ))}
+      {pageWindow(page, pages).map((n, index) =>
+        n === GAP ? (
+          <span key={`gap-${String(index)}`} className="pager-gap" aria-hidden="true">
+            …
+          </span>
+        ) : (
+          <Link
+            key={n}
+            to={href(n)}
+            className="pager-item"
+            aria-current={n === page ? "page" : undefined}
+            aria-label={`Page ${String(n)}`}
+          >
+            {n}
+          </Link>
+        ),
+      )}
       {page < pages ? (
         <Link to={href(page + 1)} className="pager-item" aria-label="Next page">
           <ChevronRightIcon />
