@@ -50,10 +50,19 @@ export async function openSite(
   });
   const page = await context.newPage();
   page.on("console", (message) => {
-    // A refused form answers 4xx on purpose (and Chromium logs it); a 5xx or a script error is a bug.
-    const expectedRefusal = /^Failed to load resource: the server responded with a status of 4\d\d/;
-    if (message.type() === "error" && !expectedRefusal.test(message.text())) {
+    // Failed loads are judged by the response handler below, which knows which request it was.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
       problems.push(`console: ${message.text()}`);
+    }
+  });
+  page.on("response", (response) => {
+    const status = response.status();
+    const request = response.request();
+    // A refused form answers 4xx on purpose (the action's data, or the page it renders);
+    // any other 4xx (a script, a style, an image) and every 5xx is a bug.
+    const formAnswer = request.url().includes(".data") || request.method() === "POST";
+    if (status >= 500 || (status >= 400 && !formAnswer && request.resourceType() !== "document")) {
+      problems.push(`${String(status)} for ${request.method()} ${request.url()}`);
     }
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
