@@ -1,14 +1,14 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
 
 export const streamTimeout = 10_000;
 
 /**
- * Streams the page. Crawlers get it whole (onAllReady); people get the shell as soon as it is ready.
- * Every inline script carries the request's CSP nonce.
+ * Renders the whole page (onAllReady) into one buffer: pages are small and their data is loaded
+ * before rendering starts, so streaming would only add per-chunk work (and per-chunk compression),
+ * and the host needs the whole body to validate, share and hash it. Every inline script carries the
+ * request's CSP nonce.
  */
 export default function handleRequest(
   request: Request,
@@ -19,23 +19,31 @@ export default function handleRequest(
 ) {
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
     const { pipe, abort } = renderToPipeableStream(
       // Scripts carry the nonce; stylesheets need none (root renders <Links nonce="">, since a
       // nonce on a link is blanked by the browser and hydration would see a mismatch).
       <ServerRouter context={routerContext} url={request.url} nonce={loadContext.cspNonce} />,
       {
         nonce: { script: loadContext.cspNonce },
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
+        onAllReady() {
           shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+          const chunks: Buffer[] = [];
+          const body = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk);
+              done();
+            },
+            final(done) {
+              responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+              resolve(
+                new Response(Buffer.concat(chunks), {
+                  headers: responseHeaders,
+                  status: responseStatusCode,
+                }),
+              );
+              done();
+            },
+          });
           pipe(body);
         },
         onShellError(error: unknown) {

@@ -109,7 +109,17 @@ async function measure(
   setup: Partial<autocannon.Options>,
 ): Promise<Measured> {
   const run = (seconds: number) =>
-    autocannon({ url: base, connections, duration: seconds, ...setup });
+    autocannon({
+      url: base,
+      connections,
+      duration: seconds,
+      ...setup,
+      // Every client asks for compressed answers, as browsers and API clients do.
+      requests: (setup.requests ?? []).map((request) => ({
+        ...request,
+        headers: { "accept-encoding": "br, gzip", ...request.headers },
+      })),
+    });
   await run(2); // warm-up
   const result = await run(duration);
   return {
@@ -202,6 +212,8 @@ async function main() {
     const { token } = (await login.json()) as { token: string };
     const auth = { authorization: `Bearer ${token}` };
     const authJson = { ...auth, "content-type": "application/json" };
+    // The web site's session cookie carries the same token; a signed-in page is rendered every time.
+    const signedIn = { cookie: `session=${token}` };
     // Page 1000 of the default 10,000 posts; the last page of a smaller set.
     const deepPage = Math.min(1000, Math.max(1, Math.ceil(sizes.posts / 6)));
 
@@ -214,6 +226,14 @@ async function main() {
         { requests: [{ method: "GET", path: `/posts/details/${postId}` }] },
       ],
       [
+        "HTML / signed in (rendered each time)",
+        { requests: [{ method: "GET", path: "/", headers: signedIn }] },
+      ],
+      [
+        "HTML /posts/details/{id} signed in (rendered each time)",
+        { requests: [{ method: "GET", path: `/posts/details/${postId}`, headers: signedIn }] },
+      ],
+      [
         "JSON /api/posts?pageNumber=1",
         { requests: [{ method: "GET", path: "/api/posts?pageNumber=1" }] },
       ],
@@ -223,9 +243,11 @@ async function main() {
       ],
       ["JSON /api/posts/{id}", { requests: [{ method: "GET", path: `/api/posts/${postId}` }] }],
       [
-        "mixed signed-in (reads, likes, comments)",
+        "mixed (anonymous pages; signed-in reads, likes, comments)",
         {
           requests: [
+            { method: "GET", path: "/" },
+            { method: "GET", path: `/posts/details/${postId}` },
             { method: "GET", path: "/api/posts?pageNumber=1", headers: auth },
             { method: "GET", path: `/api/posts/${postId}`, headers: auth },
             { method: "PUT", path: `/api/posts/like/${postId}`, headers: auth },

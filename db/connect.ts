@@ -1,8 +1,17 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from "kysely";
-import pg from "pg";
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type LogEvent,
+  type MigrationProvider,
+  type SqliteDatabase,
+} from "kysely";
+import type pgModule from "pg";
+import { lazyModule } from "../core/shared/lazy-module.js";
 import { initial } from "./migrations/001-initial.js";
 import type { Database } from "./schema.js";
 
@@ -20,7 +29,21 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Told when PostgreSQL drops an idle pooled connection. */
   onIdleError?: (error: Error) => void;
+  /** Told the SQL of every query run (tests count queries per page with it). */
+  onQuery?: (sql: string) => void;
 }
+
+function queryLog(options: DatabaseOptions): { log?: (event: LogEvent) => void } {
+  const { onQuery } = options;
+  if (!onQuery) return {};
+  return {
+    log: (event) => {
+      onQuery(event.query.sql);
+    },
+  };
+}
+
+const loadPg = lazyModule<typeof pgModule>("pg");
 
 const migrations: MigrationProvider = {
   getMigrations: () => Promise.resolve({ "001-initial": initial }),
@@ -28,13 +51,16 @@ const migrations: MigrationProvider = {
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new (loadPg().Pool)({ connectionString: options.databaseUrl, max: 10 });
     // An idle connection the server ends (a restart, a failover) must not crash the process: the
     // pool drops it and the next query opens a new one. Errors during a query still reach it.
     pool.on("error", (error) => {
       options.onIdleError?.(error);
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      ...queryLog(options),
+    });
     return { db, engine: "postgres", close: () => db.destroy() };
   }
   mkdirSync(options.dataDir, { recursive: true });
@@ -45,8 +71,40 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    ...queryLog(options),
+  });
   return { db, engine: "sqlite", close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query afresh; preparing costs about as much as running a typical query.
+ * Queries are built from a fixed set of shapes (values are parameters), so the prepared statements
+ * are kept by their SQL and reused, the least recently used dropped past a few hundred.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      sqlite.close();
+    },
+    prepare: (sql: string) => {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= 500) {
+          const oldest = statements.keys().next();
+          if (!oldest.done) statements.delete(oldest.value);
+        }
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
 }
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

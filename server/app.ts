@@ -14,11 +14,12 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis as RedisClient } from "ioredis";
 import type { CoreDeps } from "../core/deps.js";
 import { createMailer } from "../core/mail/mailer.js";
 import { createLocalStorage } from "../core/media/storage.js";
 import { systemClock, type Clock } from "../core/shared/clock.js";
+import { lazyModule } from "../core/shared/lazy-module.js";
 import { ensureAdmin, type AdminCredentials } from "../core/users/bootstrap-admin.js";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "../db/connect.js";
 import { authRoutes } from "./api/auth/routes.js";
@@ -31,7 +32,14 @@ import { userRoutes } from "./api/users/routes.js";
 import type { Config } from "./config.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { requestSerializer } from "./plugins/logging.js";
+import {
+  memoryContentVersion,
+  redisContentVersion,
+  type ContentVersion,
+} from "./web/content-version.js";
 import { feedRoutes } from "./web/feeds.js";
+import { PageCache } from "./web/page-cache.js";
+import { registerSharedAnswers } from "./api/shared-answers.js";
 import { registerWebSite } from "./web/site.js";
 
 // server/app.ts runs from the source tree (tests, dev) or from dist/server/app.js (start).
@@ -44,10 +52,32 @@ function answerRouterError(error: FastifyError, _request: FastifyRequest, reply:
   void reply.status(tooLong ? 404 : 400).send({ message: tooLong ? "Not found" : "Invalid URL" });
 }
 
+const loadRedis = lazyModule<{ Redis: typeof RedisClient }>("ioredis");
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Any write that succeeded may have changed what a page shows (a post, a comment, a like, a name),
+ * so it moves the content version on before its answer leaves: the next request, on any instance,
+ * renders afresh.
+ */
+function bumpOnWrites(server: FastifyInstance, contentVersion: ContentVersion) {
+  server.addHook("onSend", async (request, reply, payload) => {
+    if (!READS.has(request.method) && reply.statusCode < 400) {
+      await contentVersion.bump().catch((error: unknown) => {
+        server.log.error({ err: error }, "could not move the content version on");
+      });
+    }
+    return payload;
+  });
+}
+
 export interface AppOptions {
   /** Where log lines go (tests read them); stdout by default. */
   logStream?: Writable;
   clock?: Clock;
+  /** Told the SQL of every query the server runs (tests count queries per page). */
+  onQuery?: (sql: string) => void;
   /** Told once when start-up creates an admin with a generated password. */
   onAdminCreated?: (credentials: AdminCredentials) => void;
 }
@@ -79,6 +109,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onIdleError: (error) => {
       server.log.warn({ err: error }, "database connection dropped; it will be reopened");
     },
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   server.addHook("onClose", () => database.close());
   await migrateToLatest(database.db);
@@ -108,6 +139,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const created = await ensureAdmin(deps, config.admin);
   if (created) options.onAdminCreated?.(created);
 
+  const redis = config.redisUrl ? new (loadRedis().Redis)(config.redisUrl) : undefined;
+  if (redis) {
+    redis.on("error", (error) => {
+      server.log.warn({ err: error }, "redis connection error");
+    });
+    server.addHook("onClose", async () => {
+      await redis.quit();
+    });
+  }
   const https = config.publicUrl.startsWith("https:");
   await server.register(helmet, {
     // Over plain HTTP (a laptop, a private network) these two would break the site.
@@ -128,6 +168,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     crossOriginResourcePolicy: { policy: "cross-origin" },
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
+  // Shared answers: registered before compression, so they keep (and compress once) the plain body.
+  const contentVersion = redis
+    ? redisContentVersion(redis, "blog:content-version", (error) => {
+        server.log.warn({ err: error }, "content version unavailable; answering without the cache");
+      })
+    : memoryContentVersion();
+  bumpOnWrites(server, contentVersion);
+  const shared = {
+    cache: new PageCache({ maxBytes: 32 * 1024 * 1024, maxAgeMs: 30_000 }),
+    contentVersion,
+  };
+  registerSharedAnswers(server, shared);
+
   await server.register(compress, {
     encodings: ["br", "gzip"],
     // Quality 4 compresses dynamic JSON and HTML nearly as well as 11 at a fraction of the CPU.
@@ -136,12 +189,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await server.register(multipart);
 
   if (config.rateLimits) {
-    const redis = config.redisUrl ? new Redis(config.redisUrl) : undefined;
-    if (redis) {
-      server.addHook("onClose", async () => {
-        await redis.quit();
-      });
-    }
     await server.register(rateLimit, {
       global: false,
       ...(redis ? { redis } : {}),
@@ -172,7 +219,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   registerErrorHandling(server);
-  const renderPage = await registerWebSite(server, deps, config, ROOT);
+  const renderPage = await registerWebSite(server, deps, config, ROOT, shared);
   healthRoutes(server, deps);
   feedRoutes(server, deps, config);
   authRoutes(server, deps, renderPage);

@@ -1,3 +1,4 @@
+import "./production.js";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
 

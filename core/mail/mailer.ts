@@ -1,7 +1,10 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type nodemailerModule from "nodemailer";
 import { newId } from "../shared/ids.js";
+import { lazyModule } from "../shared/lazy-module.js";
+
+const nodemailer = lazyModule<typeof nodemailerModule>("nodemailer");
 
 export interface MailMessage {
   to: string;
@@ -24,20 +27,24 @@ export interface MailerOptions {
   onOutbox?: (file: string, message: MailMessage) => void;
 }
 
+const outboxTransport = () => nodemailer().createTransport({ streamTransport: true, buffer: true });
+
 export function createMailer(options: MailerOptions): Mailer {
   const { smtpUrl } = options;
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    let transport: ReturnType<typeof nodemailerModule.createTransport> | undefined;
     return {
       async send({ to, subject, text, html }) {
+        transport ??= nodemailer().createTransport(smtpUrl);
         await transport.sendMail({ from: options.from, to, subject, text, html });
       },
     };
   }
-  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  let builder: ReturnType<typeof outboxTransport> | undefined;
   return {
     async send(message) {
       const { to, subject, text, html } = message;
+      builder ??= outboxTransport();
       const info = await builder.sendMail({ from: options.from, to, subject, text, html });
       await mkdir(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${newId()}.eml`;

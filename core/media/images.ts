@@ -1,7 +1,10 @@
-import sharp from "sharp";
+import type sharpModule from "sharp";
 import { invalid, tooLarge, unsupported } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
+import { lazyModule } from "../shared/lazy-module.js";
 import type { Storage } from "./storage.js";
+
+const sharp = lazyModule<typeof sharpModule>("sharp");
 
 /** Guards against decompression bombs: a small file that claims a huge canvas. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
@@ -38,7 +41,7 @@ export interface EncodedImage {
  */
 export async function encodeImage(bytes: Buffer): Promise<EncodedImage> {
   if (!sniffImageType(bytes)) throw unsupported();
-  const input = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" });
+  const input = sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" });
   const meta = await input.metadata().catch(() => {
     throw unsupported();
   });

@@ -1,8 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -15,6 +13,25 @@ import { presentPublicUser } from "../../core/users/presenters.js";
 import { limits, type LimitName } from "../api/rate-limits.js";
 import type { Config } from "../config.js";
 import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
+import { FLASH_COOKIE } from "../../app/features/flash.server.js";
+import type { ContentVersion } from "./content-version.js";
+import {
+  etagOf,
+  inlineScriptHashes,
+  isSharedPage,
+  sendShared,
+  type CachedPage,
+  type PageCache,
+} from "./page-cache.js";
+
+/**
+ * Anonymous pages may be kept by shared caches briefly (a CDN absorbs a rush) and revalidated by
+ * browsers every time; a signed-in visitor's Cookie keeps them out of the shared copy.
+ */
+const SHARED_PAGE_HEADERS = {
+  "cache-control": "public, max-age=0, s-maxage=10, stale-while-revalidate=30",
+  vary: "Cookie, Accept-Encoding",
+};
 
 export type RenderPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
@@ -36,11 +53,14 @@ async function viewerOf(
 
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
-/** The pages' policy: only this site's scripts and the inline ones React Router marks with the nonce. */
-function pageCsp(nonce: string, siteOrigin: string) {
+/**
+ * The pages' policy: only this site's scripts and the inline ones React Router writes, named by
+ * this response's nonce or, on a shared render, by their hashes.
+ */
+function pageCsp(scriptSources: string[], siteOrigin: string) {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    ["script-src 'self'", ...scriptSources].join(" "),
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
@@ -73,7 +93,8 @@ function toWebRequest(request: FastifyRequest, siteOrigin: string, signal: Abort
   }
   const body = request.body;
   return new Request(new URL(request.url, siteOrigin), {
-    method: request.method,
+    // HEAD is rendered as GET (Fastify leaves the body out), so its answer matches GET's exactly.
+    method: request.method === "HEAD" ? "GET" : request.method,
     headers,
     signal,
     ...(Buffer.isBuffer(body) && !SAFE_METHODS.has(request.method)
@@ -82,15 +103,24 @@ function toWebRequest(request: FastifyRequest, siteOrigin: string, signal: Abort
   });
 }
 
-async function sendWebResponse(reply: FastifyReply, response: Response) {
+async function sendWebResponse(reply: FastifyReply, response: Response, body: Buffer) {
   reply.status(response.status);
   for (const [name, value] of response.headers) {
     if (name !== "set-cookie") void reply.header(name, value);
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) void reply.header("set-cookie", cookies);
-  if (!response.body) return reply.send();
-  return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+  return reply.send(body);
+}
+
+/** A page whose render may be shared: asked for by someone not signed in, with no message to show. */
+function mayShare(request: FastifyRequest, pathname: string, sessionCookie: string) {
+  if (!SAFE_METHODS.has(request.method) || !isSharedPage(pathname)) return false;
+  const cookies = request.headers.cookie;
+  return (
+    readCookie(cookies, sessionCookie) === undefined &&
+    readCookie(cookies, FLASH_COOKIE) === undefined
+  );
 }
 
 /**
@@ -128,6 +158,7 @@ export async function registerWebSite(
   deps: CoreDeps,
   config: Config,
   root: string,
+  shared: { cache: PageCache; contentVersion: ContentVersion },
 ): Promise<RenderPage | undefined> {
   const buildFile = path.join(root, "build", "server", "index.js");
   if (!existsSync(buildFile)) {
@@ -150,7 +181,19 @@ export async function registerWebSite(
 
   const limited = pageRateLimits(server);
   const secureCookies = siteOrigin.startsWith("https:");
+  const sessionCookie = sessionCookieName(secureCookies);
+  const { cache, contentVersion } = shared;
+
   const renderPage: RenderPage = async (request, reply) => {
+    const url = new URL(request.url, siteOrigin);
+    const shareable = mayShare(request, url.pathname, sessionCookie);
+    const version = shareable ? await contentVersion.current() : undefined;
+    const key = `${url.pathname}${url.search}`;
+    if (version !== undefined) {
+      const cached = cache.get(key, version, Date.now());
+      if (cached) return sendShared(request, reply, cache, key, cached, SHARED_PAGE_HEADERS);
+    }
+
     const cspNonce = randomBytes(16).toString("base64");
     const controller = new AbortController();
     reply.raw.once("close", () => {
@@ -165,10 +208,35 @@ export async function registerWebSite(
       cspNonce,
       limit: (name) => (limited ? limited(request, name) : Promise.resolve(undefined)),
     });
-    void reply.header("content-security-policy", pageCsp(cspNonce, siteOrigin));
+    const body = Buffer.from(await response.arrayBuffer());
+    const contentType = response.headers.get("content-type") ?? "text/html; charset=utf-8";
+    const html = contentType.startsWith("text/html");
+
+    if (
+      version !== undefined &&
+      viewer === undefined &&
+      response.status === 200 &&
+      !response.headers.has("set-cookie") &&
+      !response.headers.has("cache-control")
+    ) {
+      const page: CachedPage = {
+        version,
+        storedAt: Date.now(),
+        contentType,
+        body,
+        etag: etagOf(body),
+        csp: html ? pageCsp(inlineScriptHashes(body.toString("utf8")), siteOrigin) : undefined,
+        encoded: new Map(),
+      };
+      cache.set(key, page);
+      return sendShared(request, reply, cache, key, page, SHARED_PAGE_HEADERS);
+    }
+
+    if (html)
+      void reply.header("content-security-policy", pageCsp([`'nonce-${cspNonce}'`], siteOrigin));
     // A page made for one signed-in person (their e-mail, the admin tables) is never cached.
     if (viewer) void reply.header("cache-control", "private, no-store");
-    return sendWebResponse(reply, response);
+    return sendWebResponse(reply, response, body);
   };
 
   // Pages take their bodies raw (form posts go to React Router untouched), in a context of their

@@ -10,15 +10,16 @@ export interface Category {
 
 export const categoryPath = (title: string) => `/posts/categories/${encodeURIComponent(title)}`;
 
-function todayUtc() {
-  return new Date().toLocaleDateString("en-US", {
-    timeZone: "UTC",
-    weekday: "long",
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-  });
-}
+// Made once: building an Intl formatter costs more than rendering the rest of the header.
+const dayFormat = new Intl.DateTimeFormat("en-US", {
+  timeZone: "UTC",
+  weekday: "long",
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+});
+
+const todayUtc = () => dayFormat.format(new Date());
 
 export function Header(props: {
   site: SiteInfo;

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ContentVersion } from "../web/content-version.js";
+import { etagOf, sendShared, type PageCache } from "../web/page-cache.js";
+
+/**
+ * The public reads whose answer is the same for everyone, signed in or not: the lists and a post.
+ * They are kept like anonymous pages (until any write, at most 30 s) and carry a validator; API
+ * clients revalidate every time (`no-cache`), so a client sees its own write at once.
+ */
+const SHARED_ROUTES = new Set([
+  "/api/posts",
+  "/api/posts/count",
+  "/api/posts/:id",
+  "/api/categories",
+  "/api/users/user/:id",
+]);
+
+const SHARED_API_HEADERS = { "cache-control": "no-cache", vary: "Accept-Encoding" };
+
+export function registerSharedAnswers(
+  server: FastifyInstance,
+  shared: { cache: PageCache; contentVersion: ContentVersion },
+) {
+  const { cache, contentVersion } = shared;
+  const versions = new WeakMap<FastifyRequest, string>();
+  const isShared = (request: FastifyRequest) =>
+    (request.method === "GET" || request.method === "HEAD") &&
+    SHARED_ROUTES.has(request.routeOptions.url ?? "");
+
+  server.addHook("onRequest", async (request, reply) => {
+    if (!isShared(request)) return;
+    const version = await contentVersion.current();
+    if (version === undefined) return;
+    const kept = cache.get(request.url, version, Date.now());
+    if (kept) {
+      await sendShared(request, reply, cache, request.url, kept, SHARED_API_HEADERS);
+      return;
+    }
+    // Tagged with the version read before the handler reads the database.
+    versions.set(request, version);
+  });
+
+  server.addHook("onSend", async (request, reply, payload) => {
+    const version = versions.get(request);
+    if (version === undefined || reply.statusCode !== 200 || typeof payload !== "string") {
+      return payload;
+    }
+    const body = Buffer.from(payload);
+    const answer = {
+      version,
+      storedAt: Date.now(),
+      contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
+      body,
+      etag: etagOf(body),
+      csp: undefined,
+      encoded: new Map(),
+    };
+    cache.set(request.url, answer);
+    void reply.headers(SHARED_API_HEADERS).header("etag", answer.etag);
+    return payload;
+  });
+}

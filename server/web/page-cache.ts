@@ -1,0 +1,175 @@
+import { createHash } from "node:crypto";
+import zlib from "node:zlib";
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+/**
+ * Renders of anonymous pages, kept until content changes (the content version moves on), they are
+ * older than `maxAgeMs`, or the byte budget pushes them out (least recently used first). An entry
+ * holds the body once and each compressed form once, made the first time someone asks for it.
+ */
+export interface CachedPage {
+  /** The content version the render started under. */
+  version: string;
+  storedAt: number;
+  contentType: string;
+  body: Buffer;
+  etag: string;
+  /** The Content-Security-Policy that allows exactly this body's inline scripts. */
+  csp: string | undefined;
+  encoded: Map<Encoding, Buffer>;
+}
+
+export type Encoding = "br" | "gzip";
+
+export interface PageCacheOptions {
+  maxBytes: number;
+  maxAgeMs: number;
+}
+
+export class PageCache {
+  private readonly entries = new Map<string, CachedPage>();
+  private bytes = 0;
+
+  constructor(private readonly options: PageCacheOptions) {}
+
+  get(key: string, version: string, now: number): CachedPage | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== version || now - entry.storedAt > this.options.maxAgeMs) {
+      this.delete(key, entry);
+      return undefined;
+    }
+    // Most recently used last: Map keeps insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, entry: CachedPage) {
+    const size = sizeOf(key, entry);
+    if (size > this.options.maxBytes / 8) return;
+    const old = this.entries.get(key);
+    if (old) this.delete(key, old);
+    this.entries.set(key, entry);
+    this.bytes += size;
+    for (const [oldestKey, oldest] of this.entries) {
+      if (this.bytes <= this.options.maxBytes) break;
+      this.delete(oldestKey, oldest);
+    }
+  }
+
+  /** The body in `encoding`, compressed once and kept with the entry. */
+  encode(key: string, entry: CachedPage, encoding: Encoding): Buffer {
+    const known = entry.encoded.get(encoding);
+    if (known) return known;
+    const encoded =
+      encoding === "br"
+        ? zlib.brotliCompressSync(entry.body, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 9,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length,
+            },
+          })
+        : zlib.gzipSync(entry.body, { level: 9 });
+    // Only an entry still in the cache grows it (one pushed out meanwhile is just answered).
+    if (this.entries.get(key) === entry) {
+      entry.encoded.set(encoding, encoded);
+      this.bytes += encoded.length;
+    }
+    return encoded;
+  }
+
+  get size() {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private delete(key: string, entry: CachedPage) {
+    this.entries.delete(key);
+    this.bytes -= sizeOf(key, entry);
+  }
+}
+
+function sizeOf(key: string, entry: CachedPage) {
+  let size = key.length + entry.body.length + (entry.csp?.length ?? 0) + 200;
+  for (const encoded of entry.encoded.values()) size += encoded.length;
+  return size;
+}
+
+/**
+ * Answers with a kept render: 304 when the client's copy is current, else the body in the best
+ * encoding the client takes. `headers` say how long others may keep it and what it varies on.
+ */
+export function sendShared(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cache: PageCache,
+  key: string,
+  page: CachedPage,
+  headers: Record<string, string>,
+) {
+  void reply.headers(headers).header("etag", page.etag);
+  if (page.csp) void reply.header("content-security-policy", page.csp);
+  if (matchesEtag(request.headers["if-none-match"], page.etag)) return reply.status(304).send();
+  void reply.status(200).type(page.contentType);
+  const encoding = preferredEncoding(request.headers["accept-encoding"]);
+  if (!encoding) return reply.send(page.body);
+  return reply.header("content-encoding", encoding).send(cache.encode(key, page, encoding));
+}
+
+/** The best encoding the client accepts, of the two kept (brotli first). */
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.toLowerCase().split(",")) {
+    const [name = "", ...params] = part.trim().split(";");
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const wants = (name: string) => (accepted.get(name) ?? accepted.get("*") ?? 0) > 0;
+  if (wants("br")) return "br";
+  if (wants("gzip")) return "gzip";
+  return undefined;
+}
+
+/** A weak validator for a body (the same page may be sent compressed or not). */
+export const etagOf = (body: Buffer) =>
+  `W/"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+
+/** Whether an If-None-Match header names this validator. */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string) {
+  if (!ifNoneMatch) return false;
+  const bare = etag.replace(/^W\//, "");
+  return ifNoneMatch
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""))
+    .some((tag) => tag === bare || tag === "*");
+}
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/**
+ * The CSP sources that allow each inline script of an HTML page by its hash. A page served to many
+ * people cannot carry one person's nonce, so shared renders list their scripts' hashes instead.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(INLINE_SCRIPT)) {
+    const [, attributes = "", content = ""] = match;
+    if (/\bsrc\s*=/i.test(attributes) || content.length === 0) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(content, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}
+
+/**
+ * The pages anyone sees the same (for a visitor who is not signed in), whose renders may be shared:
+ * lists, posts, categories, profiles and the plain forms. Not the links that carry a token
+ * (verifying an e-mail does something), not the admin pages. `.data` is React Router's client
+ * navigation form of the same page.
+ */
+const SHARED_PAGE =
+  /^\/(?:|_root|posts|posts\/details\/[^/]+|posts\/categories\/[^/]+|profile\/[^/]+|login|register|forgot-password|email-sent|password-reset-successfully)(?:\.data)?$/;
+
+export function isSharedPage(pathname: string) {
+  return SHARED_PAGE.test(pathname);
+}

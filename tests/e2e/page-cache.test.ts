@@ -1,0 +1,151 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import {
+  addCategory,
+  addComment,
+  addPost,
+  toggleLikeOf,
+  type PostDetail,
+} from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+let server: TestServer;
+let api: Client;
+let author: TestUser;
+let reader: TestUser;
+let category: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = client(server.url);
+  const admin = await signInAdmin(server, api);
+  category = (await addCategory(api, admin, "Travel")).title;
+  author = await buildUser(server, api);
+  reader = await buildUser(server, api);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** A page as a visitor's browser asks for it: anonymous unless a cookie is given. */
+async function page(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    redirect: "manual",
+    headers: { "accept-encoding": "br, gzip", ...headers },
+  });
+  return { response, html: await response.text() };
+}
+
+const signedIn = (user: TestUser) => ({ cookie: `session=${user.token}` });
+
+async function newPost(title: string): Promise<PostDetail> {
+  return addPost(api, author, { title, category });
+}
+
+describe("shared renders of anonymous pages", () => {
+  it("never reach a signed-in visitor, nor carry one visitor's page to another", async () => {
+    await page("/");
+    const mine = await page("/", signedIn(reader));
+    expect(mine.html).toContain(reader.username);
+    expect(mine.response.headers.get("cache-control")).toBe("private, no-store");
+    expect(mine.response.headers.get("etag")).toBeNull();
+
+    const anonymous = await page("/");
+    expect(anonymous.html).not.toContain(reader.username);
+    expect(anonymous.response.headers.get("cache-control")).toContain("public");
+    expect(anonymous.response.headers.get("vary")).toContain("Cookie");
+  });
+
+  it("are not used for a visitor with a message to show, nor for links that carry a token", async () => {
+    await page("/posts");
+    const flashed = await page("/posts", { cookie: "flash=Post%20deleted" });
+    expect(flashed.html).toContain("Post deleted");
+    expect(flashed.response.headers.get("etag")).toBeNull();
+    expect((await page("/posts")).html).not.toContain("Post deleted");
+
+    const link = await page(`/reset-password/${reader.id}/not-a-real-token`);
+    expect(link.response.headers.get("etag")).toBeNull();
+    expect(link.response.headers.get("cache-control") ?? "").not.toContain("public");
+  });
+
+  it("answer HEAD like GET, and never keep an empty HEAD body for GET", async () => {
+    const head = await fetch(`${server.url}/posts?page=1`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    const get = await page("/posts?page=1");
+    expect(get.html).toContain("</html>");
+    expect(get.response.headers.get("etag")).toBe(head.headers.get("etag"));
+  });
+
+  it("answer 304 to a matching validator and a new validator once content changes", async () => {
+    const first = await page("/");
+    const etag = first.response.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await page("/", { "if-none-match": etag });
+    expect(again.response.status).toBe(304);
+    expect(again.html).toBe("");
+
+    await newPost("A validator mover");
+    const after = await page("/", { "if-none-match": etag });
+    expect(after.response.status).toBe(200);
+    expect(after.html).toContain("A validator mover");
+    expect(after.response.headers.get("etag")).not.toBe(etag);
+  });
+
+  it("allow exactly their own inline scripts by hash, with no nonce to reuse", async () => {
+    const { response, html } = await page("/posts");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).not.toContain("nonce-");
+    expect(csp).not.toContain("unsafe-inline");
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+      .map((match) => match[1] ?? "")
+      .filter((content) => content.length > 0);
+    expect(inline.length).toBeGreaterThan(0);
+    for (const content of inline) {
+      const hash = createHash("sha256").update(content, "utf8").digest("base64");
+      expect(csp).toContain(`'sha256-${hash}'`);
+    }
+  });
+
+  it("show a new post, comment, like and deletion on the very next request", async () => {
+    const post = await newPost("Before the changes");
+    const path = `/posts/details/${post._id}`;
+    // Both pages rendered and kept.
+    expect((await page("/")).html).toContain("Before the changes");
+    expect((await page(path)).html).toContain("0 likes");
+    expect((await page(path)).response.headers.get("etag")).not.toBeNull();
+
+    const added = await newPost("Fresh off the press");
+    expect((await page("/")).html).toContain("Fresh off the press");
+    expect((await page("/posts")).html).toContain("Fresh off the press");
+
+    await addComment(api, reader, post._id, "A brand new remark");
+    expect((await page(path)).html).toContain("A brand new remark");
+
+    await toggleLikeOf(api, reader, post._id);
+    expect((await page(path)).html).toContain("1 like");
+
+    expect((await api.delete(`/api/posts/${added._id}`, { token: author.token })).status).toBe(200);
+    expect((await page("/")).html).not.toContain("Fresh off the press");
+    expect((await page(`/posts/details/${added._id}`)).response.status).toBe(404);
+  });
+
+  it("show a change made through a page form on the next request too", async () => {
+    const post = await newPost("Commented through the page");
+    const path = `/posts/details/${post._id}`;
+    expect((await page(path)).html).not.toContain("Said on the page");
+    const response = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        origin: server.config.publicUrl,
+        "content-type": "application/x-www-form-urlencoded",
+        ...signedIn(reader),
+      },
+      body: "intent=comment&text=Said+on+the+page",
+    });
+    expect(response.status).toBeLessThan(400);
+    expect((await page(path)).html).toContain("Said on the page");
+  });
+});

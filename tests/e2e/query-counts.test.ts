@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import { addCategory, addComment, addPost, toggleLikeOf } from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+/**
+ * Every page and list costs a fixed number of queries, however many posts, comments, likes and
+ * users it shows: no query per row (N+1). Pages are asked for signed in, so each is rendered.
+ */
+let server: TestServer;
+let api: Client;
+let admin: TestUser;
+let author: TestUser;
+let viewer: TestUser;
+let queries: string[] = [];
+
+/** The most queries any one page or call may take. */
+const MOST_QUERIES = 8;
+
+beforeAll(async () => {
+  server = await startTestServer(
+    {},
+    {
+      onQuery: (sql) => {
+        queries.push(sql);
+      },
+    },
+  );
+  api = client(server.url);
+  admin = await signInAdmin(server, api);
+  await addCategory(api, admin, "Travel");
+  author = await buildUser(server, api);
+  viewer = await buildUser(server, api);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** The queries one request ran. */
+async function queriesOf(path: string, as: TestUser = viewer, cookie = true) {
+  queries = [];
+  const response = await fetch(`${server.url}${path}`, {
+    headers: cookie ? { cookie: `session=${as.token}` } : { authorization: `Bearer ${as.token}` },
+  });
+  expect(response.status, path).toBe(200);
+  await response.arrayBuffer();
+  return [...queries];
+}
+
+async function addPeople(count: number) {
+  const people: TestUser[] = [];
+  for (let i = 0; i < count; i += 1) people.push(await buildUser(server, api));
+  return people;
+}
+
+describe("queries per page", () => {
+  it("stay the same as posts, comments, likes and users grow", async () => {
+    const post = await addPost(api, author, { title: "Counted", category: "Travel" });
+    const [first] = await addPeople(1);
+    if (!first) throw new Error("no user");
+    await addComment(api, first, post._id, "One remark");
+    await toggleLikeOf(api, first, post._id);
+
+    const pages = [
+      "/",
+      "/posts",
+      "/posts?page=1",
+      `/posts/details/${post._id}`,
+      "/posts/categories/Travel",
+      `/profile/${author.id}`,
+    ];
+    const adminPages = [
+      "/admin-dashboard",
+      "/admin-dashboard/users-table",
+      "/admin-dashboard/posts-table",
+      "/admin-dashboard/comments-table",
+      "/admin-dashboard/categories-table",
+    ];
+    const calls = ["/api/posts?pageNumber=1", `/api/posts/${post._id}`, "/api/comments"];
+    // One request at a time, so each count is that request's own.
+    const countEach = async (paths: string[], as: TestUser, cookie: boolean) => {
+      const counts: Record<string, number> = {};
+      for (const path of paths) counts[path] = (await queriesOf(path, as, cookie)).length;
+      return counts;
+    };
+    const measure = async () => ({
+      ...(await countEach(pages, viewer, true)),
+      ...(await countEach(adminPages, admin, true)),
+      ...(await countEach(calls, admin, false)),
+    });
+    const small = await measure();
+
+    for (const person of await addPeople(7)) {
+      await addComment(api, person, post._id, `Remark from ${person.username}`);
+      await toggleLikeOf(api, person, post._id);
+      await addPost(api, person, { title: `By ${person.username}`, category: "Travel" });
+    }
+    for (let i = 0; i < 4; i += 1) {
+      await addPost(api, author, { title: `More ${String(i)}`, category: "Travel" });
+    }
+    const large = await measure();
+
+    expect(large).toEqual(small);
+    for (const [path, count] of Object.entries(large)) {
+      expect(count, path).toBeLessThanOrEqual(MOST_QUERIES);
+    }
+  });
+});
