@@ -5,9 +5,8 @@
  *
  *   npm run bench -- --posts 2000 --duration 5 --connections 10
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -15,8 +14,7 @@ import autocannon from "autocannon";
 import { createLocalStorage } from "../core/media/storage.js";
 import { migrateToLatest, openDatabase } from "../db/connect.js";
 import { DEMO_PASSWORD, seedDemo } from "./seed.js";
-
-const ROOT = path.resolve(import.meta.dirname, "..");
+import { get, ROOT, startServer } from "./server.js";
 
 const { values: options } = parseArgs({
   options: {
@@ -47,50 +45,6 @@ function memoryOf(pid: number) {
   const status = readFileSync(`/proc/${String(pid)}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
-}
-
-function get(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{
-    status: number;
-    bytes: number;
-    body: string;
-    headers: http.IncomingHttpHeaders;
-  }>((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const raw = Buffer.concat(chunks);
-          resolve({
-            status: res.statusCode ?? 0,
-            bytes: raw.length,
-            body: raw.toString("latin1"),
-            headers: res.headers,
-          });
-        });
-      })
-      .on("error", reject);
-  });
-}
-
-async function startServer(
-  env: NodeJS.ProcessEnv,
-): Promise<{ child: ChildProcess; startMs: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, "dist/server/main.js")], {
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error("the server exited during start-up");
-    try {
-      if ((await get(`${base}/livez`)).status === 200) break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  }
-  return { child, startMs: Math.round(performance.now() - started) };
 }
 
 interface Measured {
@@ -194,7 +148,7 @@ async function main() {
     ADMIN_PASSWORD: "Bench-Admin1!",
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   };
-  const { child, startMs } = await startServer(env);
+  const { child, startMs } = await startServer(base, env);
   const pid = child.pid ?? 0;
   try {
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -21,13 +21,23 @@ export function Modal(props: {
   }, [props.open]);
   return (
     <dialog ref={dialog} className="dialog modal" aria-labelledby={titleId} onClose={props.onClose}>
-      <div className="modal-head">
-        <h2 id={titleId}>{props.title}</h2>
-        <button type="button" className="icon-button" aria-label="Close" onClick={props.onClose}>
-          <CloseIcon />
-        </button>
-      </div>
-      {props.children}
+      {/* Its content exists only while open: a post with many comments carries no unused forms. */}
+      {props.open && (
+        <>
+          <div className="modal-head">
+            <h2 id={titleId}>{props.title}</h2>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Close"
+              onClick={props.onClose}
+            >
+              <CloseIcon />
+            </button>
+          </div>
+          {props.children}
+        </>
+      )}
     </dialog>
   );
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -15,6 +16,7 @@ import type { Config } from "../config.js";
 import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
 import { FLASH_COOKIE } from "../../app/features/flash.server.js";
 import type { ContentVersion } from "./content-version.js";
+import { renderSlots } from "./render-slots.js";
 import {
   etagOf,
   inlineScriptHashes,
@@ -177,12 +179,15 @@ export async function registerWebSite(
     immutable: true,
     maxAge: "365d",
     index: false,
+    // The build writes .br and .gz beside each file (vite.config.ts); they are sent as they are.
+    preCompressed: true,
   });
 
   const limited = pageRateLimits(server);
   const secureCookies = siteOrigin.startsWith("https:");
   const sessionCookie = sessionCookieName(secureCookies);
   const { cache, contentVersion } = shared;
+  const rendering = renderSlots(Math.max(2, availableParallelism() * 2));
 
   const renderPage: RenderPage = async (request, reply) => {
     const url = new URL(request.url, siteOrigin);
@@ -200,15 +205,17 @@ export async function registerWebSite(
       controller.abort();
     });
     const viewer = await viewerOf(deps, request, secureCookies);
-    const response = await handle(toWebRequest(request, siteOrigin, controller.signal), {
-      deps,
-      site,
-      viewer,
-      secureCookies,
-      cspNonce,
-      limit: (name) => (limited ? limited(request, name) : Promise.resolve(undefined)),
+    const { response, body } = await rendering(async () => {
+      const answer = await handle(toWebRequest(request, siteOrigin, controller.signal), {
+        deps,
+        site,
+        viewer,
+        secureCookies,
+        cspNonce,
+        limit: (name) => (limited ? limited(request, name) : Promise.resolve(undefined)),
+      });
+      return { response: answer, body: Buffer.from(await answer.arrayBuffer()) };
     });
-    const body = Buffer.from(await response.arrayBuffer());
     const contentType = response.headers.get("content-type") ?? "text/html; charset=utf-8";
     const html = contentType.startsWith("text/html");
 

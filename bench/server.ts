@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** A GET with its status, size on the wire, body and headers. */
+export function get(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{
+    status: number;
+    bytes: number;
+    body: string;
+    headers: http.IncomingHttpHeaders;
+  }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const raw = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes: raw.length,
+            body: raw.toString("latin1"),
+            headers: res.headers,
+          });
+        });
+      })
+      .on("error", reject);
+  });
+}
+
+/** Starts dist/server/main.js as `npm start` does and waits for its first answer. */
+export async function startServer(
+  base: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; startMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, "dist/server/main.js")], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error("the server exited during start-up");
+    try {
+      if ((await get(`${base}/livez`)).status === 200) break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  return { child, startMs: Math.round(performance.now() - started) };
+}
+
