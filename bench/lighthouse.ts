@@ -72,10 +72,18 @@ async function main() {
         CATEGORIES.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)]),
       );
       const failing = Object.values(result.lhr.audits).filter(
-        (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative",
+        (audit) =>
+          audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative",
       );
+      if (process.env.LIGHTHOUSE_DEBUG) {
+        for (const audit of failing) {
+          process.stdout.write(`${audit.id}: ${String(JSON.stringify(audit.details)).slice(0, 1500)}\n`);
+        }
+      }
       for (const audit of failing) {
-        process.stdout.write(`  ${name}: ${audit.id} (${String(audit.score)}) ${audit.displayValue ?? ""}\n`);
+        process.stdout.write(
+          `  ${name}: ${audit.id} (${String(audit.score)}) ${audit.displayValue ?? ""}\n`,
+        );
       }
     }
     const out = path.join(ROOT, "bench", "results");

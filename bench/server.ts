@@ -50,4 +50,3 @@ export async function startServer(
   }
   return { child, startMs: Math.round(performance.now() - started) };
 }
-

@@ -114,6 +114,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         width="1200"
         height="675"
         alt=""
+        fetchPriority="high"
       />
       {canEdit ? (
         <OwnerTools post={post} categories={categories} result={result} />

@@ -66,11 +66,11 @@ export class PageCache {
       encoding === "br"
         ? zlib.brotliCompressSync(entry.body, {
             params: {
-              [zlib.constants.BROTLI_PARAM_QUALITY]: 9,
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
               [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length,
             },
           })
-        : zlib.gzipSync(entry.body, { level: 9 });
+        : zlib.gzipSync(entry.body, { level: 6 });
     // Only an entry still in the cache grows it (one pushed out meanwhile is just answered).
     if (this.entries.get(key) === entry) {
       entry.encoded.set(encoding, encoded);
