@@ -77,7 +77,9 @@ async function main() {
       );
       if (process.env.LIGHTHOUSE_DEBUG) {
         for (const audit of failing) {
-          process.stdout.write(`${audit.id}: ${String(JSON.stringify(audit.details)).slice(0, 1500)}\n`);
+          process.stdout.write(
+            `${audit.id}: ${JSON.stringify(audit.details ?? null).slice(0, 1500)}\n`,
+          );
         }
       }
       for (const audit of failing) {
