@@ -9,7 +9,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "api", include: ["tests/api/**/*.test.ts", "tests/unit/**/*.test.ts"] },
+        test: {
+          name: "api",
+          include: [
+            "tests/api/**/*.test.ts",
+            "tests/unit/**/*.test.ts",
+            "tests/reliability/**/*.test.ts",
+            "tests/scale/**/*.test.ts",
+          ],
+        },
       },
       {
         extends: true,
