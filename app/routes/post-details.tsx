@@ -2,12 +2,13 @@ import { data, Link, useActionData } from "react-router";
 import { listCategories } from "../../core/categories/categories-service.js";
 import { canEditComment } from "../../core/comments/policies.js";
 import { canDeletePost, canEditPost } from "../../core/posts/policies.js";
-import { getPost } from "../../core/posts/posts-service.js";
+import { commentsPageOf, getPost } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import { imageSources, shortDate } from "../ui/format.js";
 import { Byline } from "../features/posts/byline.js";
+import { Pager, pageParam } from "../features/posts/pager.js";
 import { postAction } from "../features/posts/post-action.server.js";
 import {
   CommentForm,
@@ -21,11 +22,15 @@ import { CommentIcon } from "../ui/icons.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/post-details";
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+/** Comments shown per page of a post; the newest page is shown first. */
+const COMMENTS_PER_PAGE = 50;
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   try {
     const actor = context.viewer?.actor;
+    const commentsPage = { page: pageParam(request.url, "comments"), perPage: COMMENTS_PER_PAGE };
     const [post, categories] = await Promise.all([
-      getPost(context.deps, params.id),
+      getPost(context.deps, params.id, commentsPage),
       listCategories(context.deps),
     ]);
     const owned = { user_id: post.user._id };
@@ -36,6 +41,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       viewerId: actor?.id,
       canEdit: canEditPost(actor, owned),
       canDelete: canDeletePost(actor, owned),
+      comments: commentsPageOf(post.commentsCount, commentsPage),
       // SPEC.md 6: only a comment's author sees its edit and delete icons.
       editableComments: post.comments
         .filter((comment) => canEditComment(actor, { user_id: comment.user._id }))
@@ -76,7 +82,19 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
 };
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
-  const { post, viewerId, site, categories, canEdit, canDelete, editableComments } = loaderData;
+  const { post, viewerId, site, categories, canEdit, canDelete, comments } = loaderData;
+  const editableComments = new Set(loaderData.editableComments);
+  const commentsPager = (
+    <Pager
+      page={comments.page}
+      pages={comments.pages}
+      path={`/posts/details/${post._id}`}
+      param="comments"
+      label="Comment pages"
+      defaultPage={comments.pages}
+      hash="#comments-title"
+    />
+  );
   const result = useActionData<typeof action>();
   useToastOn(result);
   const image = imageSources(post.image.url);
@@ -151,28 +169,31 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         {post.comments.length === 0 ? (
           <p className="muted">No Comments Yet! Be the first one.</p>
         ) : (
-          <ul className="comment-list">
-            {post.comments.map((comment) => (
-              <li key={comment._id} className="comment">
-                <div className="byline">
-                  <img
-                    src={comment.user.profilePhoto.url}
-                    alt=""
-                    width="28"
-                    height="28"
-                    className="avatar"
-                    loading="lazy"
-                  />
-                  <strong>{comment.userName}</strong>
-                  <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
-                  {editableComments.includes(comment._id) ? (
-                    <CommentTools commentId={comment._id} text={comment.text} result={result} />
-                  ) : null}
-                </div>
-                <p>{comment.text}</p>
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className="comment-list">
+              {post.comments.map((comment) => (
+                <li key={comment._id} className="comment">
+                  <div className="byline">
+                    <img
+                      src={comment.user.profilePhoto.url}
+                      alt=""
+                      width="28"
+                      height="28"
+                      className="avatar"
+                      loading="lazy"
+                    />
+                    <strong>{comment.userName}</strong>
+                    <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
+                    {editableComments.has(comment._id) ? (
+                      <CommentTools commentId={comment._id} text={comment.text} result={result} />
+                    ) : null}
+                  </div>
+                  <p>{comment.text}</p>
+                </li>
+              ))}
+            </ul>
+            {commentsPager}
+          </>
         )}
       </section>
     </article>

@@ -1,4 +1,4 @@
-import { useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Form } from "react-router";
 
 /**
@@ -18,6 +18,16 @@ export function ConfirmDelete(props: {
   const form = useRef<HTMLFormElement>(null);
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
+  // The dialog exists only while asking: a page of comments or table rows carries one per row
+  // otherwise. Before hydration (or without JavaScript) the button simply submits.
+  const [asking, setAsking] = useState(false);
+  useEffect(() => {
+    if (asking && dialog.current && !dialog.current.open) dialog.current.showModal();
+  }, [asking]);
+  const close = () => {
+    dialog.current?.close();
+    setAsking(false);
+  };
   return (
     <Form method="post" action={props.action} ref={form} className="inline-form">
       {Object.entries(props.fields).map(([name, value]) => (
@@ -28,38 +38,33 @@ export function ConfirmDelete(props: {
         className={props.className ?? "button button-danger"}
         aria-label={props.icon ? props.label : undefined}
         onClick={(event) => {
-          if (!dialog.current) return;
           event.preventDefault();
-          dialog.current.showModal();
+          setAsking(true);
         }}
       >
         {props.icon ?? props.label}
       </button>
-      <dialog ref={dialog} className="dialog" aria-labelledby={titleId}>
-        <h2 id={titleId}>Are you sure?</h2>
-        <p>Once deleted, you will not be able to recover this {props.what}!</p>
-        <div className="dialog-actions">
-          <button
-            type="button"
-            className="button button-ghost"
-            onClick={() => {
-              dialog.current?.close();
-            }}
-          >
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            onClick={() => {
-              dialog.current?.close();
-              form.current?.requestSubmit();
-            }}
-          >
-            OK
-          </button>
-        </div>
-      </dialog>
+      {asking && (
+        <dialog ref={dialog} className="dialog" aria-labelledby={titleId} onClose={close}>
+          <h2 id={titleId}>Are you sure?</h2>
+          <p>Once deleted, you will not be able to recover this {props.what}!</p>
+          <div className="dialog-actions">
+            <button type="button" className="button button-ghost" onClick={close}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => {
+                close();
+                form.current?.requestSubmit();
+              }}
+            >
+              OK
+            </button>
+          </div>
+        </dialog>
+      )}
     </Form>
   );
 }
