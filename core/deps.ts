@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
+import type { AttemptCounter } from "./auth/login-attempts.js";
 import type { Mailer } from "./mail/mailer.js";
 import type { Storage } from "./media/storage.js";
 import type { Clock } from "./shared/clock.js";
@@ -10,6 +11,8 @@ export interface CoreDeps {
   mailer: Mailer;
   storage: Storage;
   clock: Clock;
+  /** Sign-in attempts per account (shared through Redis when several instances run). */
+  loginAttempts: AttemptCounter;
   site: {
     title: string;
     /** Absolute base of links in mail, e.g. https://blog.example.com */

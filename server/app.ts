@@ -16,6 +16,11 @@ import Fastify, {
 } from "fastify";
 import type { Redis as RedisClient } from "ioredis";
 import type { CoreDeps } from "../core/deps.js";
+import {
+  memoryAttemptCounter,
+  redisAttemptCounter,
+  uncountedAttempts,
+} from "../core/auth/login-attempts.js";
 import { createMailer } from "../core/mail/mailer.js";
 import { createLocalStorage } from "../core/media/storage.js";
 import { systemClock, type Clock } from "../core/shared/clock.js";
@@ -114,9 +119,24 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   server.addHook("onClose", () => database.close());
   await migrateToLatest(database.db);
 
+  const redis = config.redisUrl ? new (loadRedis().Redis)(config.redisUrl) : undefined;
+  if (redis) {
+    redis.on("error", (error) => {
+      server.log.warn({ err: error }, "redis connection error");
+    });
+    server.addHook("onClose", async () => {
+      await redis.quit();
+    });
+  }
+  const clock = options.clock ?? systemClock;
   const deps: CoreDeps = {
     db: database.db,
-    clock: options.clock ?? systemClock,
+    clock,
+    loginAttempts: !config.rateLimits
+      ? uncountedAttempts
+      : redis
+        ? redisAttemptCounter(redis, "blog:")
+        : memoryAttemptCounter(clock),
     storage: createLocalStorage(
       path.join(config.dataDir, "uploads"),
       `${config.publicUrl}/uploads`,
@@ -139,15 +159,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const created = await ensureAdmin(deps, config.admin);
   if (created) options.onAdminCreated?.(created);
 
-  const redis = config.redisUrl ? new (loadRedis().Redis)(config.redisUrl) : undefined;
-  if (redis) {
-    redis.on("error", (error) => {
-      server.log.warn({ err: error }, "redis connection error");
-    });
-    server.addHook("onClose", async () => {
-      await redis.quit();
-    });
-  }
   const https = config.publicUrl.startsWith("https:");
   await server.register(helmet, {
     // Over plain HTTP (a laptop, a private network) these two would break the site.

@@ -12,6 +12,7 @@ import { DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
 import { conflict, forbidden, invalid, unavailable } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
+import { countLoginAttempt } from "./login-attempts.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { createSession, revokeSession, revokeUserSessions } from "./sessions.js";
 import { consumeToken, isTokenLive, issueToken } from "./verification-tokens.js";
@@ -108,11 +109,19 @@ export async function verifyEmail(deps: CoreDeps, userId: string, token: string)
   return { message: authMessages.verified };
 }
 
+/**
+ * Signs in. Every attempt counts against the account (known or not, so a refusal says nothing
+ * about which addresses exist) until the password is right; past the limit the answer is 429 for
+ * everyone, the owner included, until the window ends or the password is reset.
+ */
 export async function login(deps: CoreDeps, body: unknown) {
   const input = validate(LoginSchema, body);
+  const accountKey = emailKeyOf(input.email);
+  await countLoginAttempt(deps.loginAttempts, accountKey);
   const user = await findUserByEmail(deps, input.email);
   const passwordOk = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !passwordOk) throw invalid(authMessages.badCredentials);
+  await deps.loginAttempts.clear(accountKey);
   if (user.is_verified !== 1) {
     await sendVerificationMail(deps, user).catch(() => {
       throw unavailable(authMessages.mailFailed);
@@ -164,5 +173,12 @@ export async function resetPassword(deps: CoreDeps, userId: string, token: strin
     .where("id", "=", userId)
     .execute();
   await revokeUserSessions(deps.db, userId);
+  // Whoever reads the mailbox is the owner: an account locked by someone else's guesses opens.
+  const user = await deps.db
+    .selectFrom("users")
+    .select("email_key")
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (user) await deps.loginAttempts.clear(user.email_key);
   return { message: authMessages.passwordReset };
 }

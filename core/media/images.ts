@@ -4,10 +4,25 @@ import { newId } from "../shared/ids.js";
 import { lazyModule } from "../shared/lazy-module.js";
 import type { Storage } from "./storage.js";
 
-const sharp = lazyModule<typeof sharpModule>("sharp");
+const loadSharp = lazyModule<typeof sharpModule>("sharp");
+let configured = false;
+/**
+ * The image codec, set up once: libvips' operation cache (50 MB by default) only helps a process
+ * that processes the same image again, and every upload here is new, so it would hold memory for
+ * nothing.
+ */
+function sharp() {
+  const codec = loadSharp();
+  if (!configured) {
+    codec.cache(false);
+    configured = true;
+  }
+  return codec;
+}
 
 /** Guards against decompression bombs: a small file that claims a huge canvas. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
+export const imageTooLargeMessage = "Image dimensions are too large";
 
 export type ImageType = "jpeg" | "png" | "gif";
 
@@ -41,13 +56,16 @@ export interface EncodedImage {
  */
 export async function encodeImage(bytes: Buffer): Promise<EncodedImage> {
   if (!sniffImageType(bytes)) throw unsupported();
-  const input = sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" });
-  const meta = await input.metadata().catch(() => {
-    throw unsupported();
-  });
-  const { width, height } = meta;
+  // The header alone gives the size (nothing is decoded), so a huge canvas gets its own message;
+  // the decoder below keeps the pixel limit as well.
+  const { width, height } = await sharp()(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => {
+      throw unsupported();
+    });
   if (!width || !height) throw unsupported();
-  if (width * height > MAX_IMAGE_PIXELS) throw invalid("Image dimensions are too large");
+  if (width * height > MAX_IMAGE_PIXELS) throw invalid(imageTooLargeMessage);
+  const input = sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" });
 
   const variants = await Promise.all(
     IMAGE_VARIANTS.map(async ({ name, width: target }) => ({

@@ -9,6 +9,7 @@ export type ErrorKind =
   | "conflict"
   | "too_large"
   | "unsupported"
+  | "rate_limited"
   | "unavailable";
 
 /** The HTTP status each kind answers with (DESIGN.md 5), for the API and the page actions alike. */
@@ -20,6 +21,7 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   conflict: 409,
   too_large: 413,
   unsupported: 415,
+  rate_limited: 429,
   unavailable: 503,
 };
 
@@ -47,3 +49,16 @@ export const tooLarge = (message = "File size is too large") =>
 export const unsupported = (message = "Unsupported File Format") =>
   new DomainError("unsupported", message);
 export const unavailable = (message: string) => new DomainError("unavailable", message);
+
+/** A refusal that ends by itself; the API tells the client when to come back (Retry-After). */
+export class TooManyAttempts extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super("rate_limited", message);
+  }
+}
+
+export const tooManyAttempts = (message: string, retryAfterSeconds: number) =>
+  new TooManyAttempts(message, retryAfterSeconds);

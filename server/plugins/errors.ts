@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { DomainError, STATUS_OF } from "../../core/shared/errors.js";
+import { DomainError, STATUS_OF, TooManyAttempts } from "../../core/shared/errors.js";
 
 const isFastifyError = (error: unknown): error is FastifyError =>
   error instanceof Error && "statusCode" in error && typeof error.statusCode === "number";
@@ -16,6 +16,9 @@ function clientErrorOf(error: unknown): { status: number; message: string } | un
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof DomainError) {
+      if (error instanceof TooManyAttempts) {
+        void reply.header("retry-after", String(error.retryAfterSeconds));
+      }
       const body = error.errors
         ? { message: error.message, errors: error.errors }
         : { message: error.message };

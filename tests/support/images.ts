@@ -51,6 +51,25 @@ export function pngClaiming(width: number, height: number) {
   ]);
 }
 
+/**
+ * A tiny GIF whose screen and only frame claim any size up to 65535 each way (a decompression
+ * bomb's shape): a two-colour palette and a few bytes of picture data.
+ */
+export function gifClaiming(width: number, height: number) {
+  const size = Buffer.alloc(4);
+  size.writeUInt16LE(width, 0);
+  size.writeUInt16LE(height, 2);
+  return Buffer.concat([
+    Buffer.from("GIF89a", "latin1"),
+    size,
+    Buffer.from([0x80, 0, 0]), // a global palette of 2 colours
+    Buffer.from([0, 0, 0, 255, 255, 255]),
+    Buffer.from([0x2c, 0, 0, 0, 0]), // image descriptor at 0,0
+    size,
+    Buffer.from([0, 2, 2, 0x44, 0x01, 0, 0x3b]), // LZW data, end of image, trailer
+  ]);
+}
+
 /** A real PNG followed by zero bytes up to exactly `size` bytes (decoders ignore what follows IEND). */
 export async function pngOfSize(size: number) {
   const png = await pngImage(8, 8);
