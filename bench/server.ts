@@ -30,13 +30,17 @@ export function get(url: string, headers: Record<string, string> = {}) {
   });
 }
 
-/** Starts dist/server/main.js as `npm start` does and waits for its first answer. */
+/**
+ * Starts dist/server/main.js as `npm start` does (or the given node arguments, e.g. the sources
+ * through tsx) and waits for its first answer.
+ */
 export async function startServer(
   base: string,
   env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [path.join(ROOT, "dist/server/main.js")],
 ): Promise<{ child: ChildProcess; startMs: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, "dist/server/main.js")], {
+  const child = spawn(process.execPath, nodeArgs, {
     env,
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -38,7 +38,7 @@ export async function freePort(): Promise<number> {
  * A fresh PostgreSQL database for one test file when DATABASE_URL is set (the suite's second run),
  * dropped on close. Without it the server uses SQLite in the file's own temporary DATA_DIR.
  */
-async function freshPostgres(baseUrl: string) {
+export async function freshPostgres(baseUrl: string) {
   const name = `blog_test_${String(process.pid)}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
