@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 
@@ -30,6 +31,16 @@ export function get(url: string, headers: Record<string, string> = {}) {
   });
 }
 
+/** The Node flags `npm start` runs the server with (package.json is their one home). */
+export function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const command = /\bnode ((?:--\S+ )*)dist\/server\/main\.js/.exec(scripts.start);
+  if (!command) throw new Error("package.json's start script does not run dist/server/main.js");
+  return (command[1] ?? "").split(" ").filter(Boolean);
+}
+
 /**
  * Starts dist/server/main.js as `npm start` does (or the given node arguments, e.g. the sources
  * through tsx) and waits for its first answer.
@@ -37,7 +48,7 @@ export function get(url: string, headers: Record<string, string> = {}) {
 export async function startServer(
   base: string,
   env: NodeJS.ProcessEnv,
-  nodeArgs: string[] = [path.join(ROOT, "dist/server/main.js")],
+  nodeArgs: string[] = [...startFlags(), path.join(ROOT, "dist/server/main.js")],
 ): Promise<{ child: ChildProcess; startMs: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, nodeArgs, {

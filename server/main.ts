@@ -1,10 +1,29 @@
 import "./production.js";
-import { buildApp } from "./app.js";
+import { sweepOrphanUploads } from "../core/media/sweep.js";
+import { buildApp, type App } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
+
+/** An upload younger than this may still be on its way to its row (here or on another instance). */
+const UPLOAD_GRACE_MS = 10 * 60 * 1000;
+const SWEEP_EVERY_MS = 30 * 60 * 1000;
+/** How long requests in flight get to finish after SIGTERM before the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/** Removes image files a crash left without their row; never stops the server. */
+async function sweepUploads({ server, deps }: App) {
+  try {
+    const removed = await sweepOrphanUploads(deps, {
+      olderThan: new Date(Date.now() - UPLOAD_GRACE_MS),
+    });
+    if (removed > 0) server.log.info({ removed }, "removed image files that no row refers to");
+  } catch (error) {
+    server.log.warn({ err: error }, "could not sweep image files without rows");
+  }
+}
 
 async function main() {
   const config = loadConfig();
-  const { server } = await buildApp(config, {
+  const app = await buildApp(config, {
     onAdminCreated: ({ email, password }) => {
       // Printed once, on purpose, outside the logs: the only way to reach a brand-new install.
       process.stdout.write(
@@ -12,9 +31,15 @@ async function main() {
       );
     },
   });
+  const { server } = app;
 
   const shutdown = (signal: string) => {
     server.log.info({ signal }, "shutting down");
+    // Stop accepting, let the requests in flight finish, close the database; within the deadline.
+    setTimeout(() => {
+      server.log.error("requests still in flight at the shutdown deadline; exiting anyway");
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -28,6 +53,8 @@ async function main() {
   });
 
   await server.listen({ port: config.port, host: config.host });
+  void sweepUploads(app);
+  setInterval(() => void sweepUploads(app), SWEEP_EVERY_MS).unref();
 }
 
 main().catch((error: unknown) => {

@@ -12,7 +12,8 @@ import {
   signInMembers,
   type LoadReport,
 } from "../../bench/load.js";
-import { ROOT, startServer } from "../../bench/server.js";
+import { ROOT } from "../../bench/server.js";
+import { startServerProcess } from "../support/server-process.js";
 import { freePort, freshPostgres } from "../support/test-server.js";
 
 // The short version of `npm run load`: the same mixed load for 20 seconds against the server as a
@@ -41,23 +42,7 @@ describe("a mixed read/write load", () => {
     const port = String(await freePort());
     const base = `http://127.0.0.1:${port}`;
     const { emails, category } = await seedForLoad(dataDir, base, postgres?.url);
-    ({ child } = await startServer(
-      base,
-      {
-        PATH: process.env.PATH ?? "",
-        NODE_ENV: "production",
-        DATA_DIR: dataDir,
-        PORT: port,
-        HOST: "127.0.0.1",
-        PUBLIC_URL: base,
-        RATE_LIMITS: "off",
-        LOG_LEVEL: "warn",
-        ADMIN_EMAIL: "load-admin@example.com",
-        ADMIN_PASSWORD: "Load-Admin1!",
-        ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-      },
-      ["--import", "tsx", path.join(ROOT, "server", "main.ts")],
-    ));
+    ({ child } = await startServerProcess({ port, dataDir, databaseUrl: postgres?.url }));
     const report: LoadReport = await runLoad({
       base,
       pid: child.pid ?? 0,

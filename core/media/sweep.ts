@@ -1,0 +1,65 @@
+import type { CoreDeps } from "../deps.js";
+
+/** Image keys checked against the database per query. */
+const BATCH = 500;
+
+/** `images/<id>` for a file under it (any variant, or a write that never finished). */
+const imageKeyOf = (fileKey: string) => /^(images\/[^/]+)\//.exec(fileKey)?.[1];
+
+/**
+ * Removes stored image files that no post or user refers to: what a crash (or a failed request)
+ * left between storing an upload and writing its row. Only files older than `olderThan` are
+ * touched, since an upload on this or another instance may be between those two steps right now.
+ * Returns how many files it removed.
+ */
+export async function sweepOrphanUploads(
+  deps: Pick<CoreDeps, "db" | "storage">,
+  options: { olderThan: Date },
+): Promise<number> {
+  const cutoff = options.olderThan.getTime();
+  let removed = 0;
+  let batch = new Map<string, { files: string[]; newest: number }>();
+
+  const settle = async (images: Map<string, { files: string[]; newest: number }>) => {
+    const keys = [...images.keys()];
+    if (keys.length === 0) return;
+    const [posts, users] = await Promise.all([
+      deps.db
+        .selectFrom("posts")
+        .select("image_key as key")
+        .where("image_key", "in", keys)
+        .execute(),
+      deps.db
+        .selectFrom("users")
+        .select("photo_key as key")
+        .where("photo_key", "in", keys)
+        .execute(),
+    ]);
+    const used = new Set([...posts, ...users].map((row) => row.key));
+    const orphans = [...images]
+      .filter(([key, image]) => !used.has(key) && image.newest < cutoff)
+      .flatMap(([, image]) => image.files);
+    if (orphans.length > 0) await deps.storage.delete(orphans);
+    removed += orphans.length;
+  };
+
+  for await (const object of deps.storage.list("images/")) {
+    const imageKey = imageKeyOf(object.key);
+    if (!imageKey) continue;
+    const image = batch.get(imageKey) ?? { files: [], newest: 0 };
+    image.files.push(object.key);
+    image.newest = Math.max(image.newest, object.modifiedAt.getTime());
+    batch.set(imageKey, image);
+    // Listings come folder by folder, so an image's files are together; a full batch is settled
+    // once the listing has moved past its last image.
+    if (batch.size > BATCH) {
+      const last = [...batch.keys()].at(-1) ?? "";
+      const rest = batch.get(last);
+      batch.delete(last);
+      await settle(batch);
+      batch = new Map(rest ? [[last, rest]] : []);
+    }
+  }
+  await settle(batch);
+  return removed;
+}
