@@ -22,7 +22,8 @@ import {
   uncountedAttempts,
 } from "../core/auth/login-attempts.js";
 import { createMailer } from "../core/mail/mailer.js";
-import { createLocalStorage } from "../core/media/storage.js";
+import { createS3Storage, type S3Storage } from "../core/media/s3-storage.js";
+import { createLocalStorage, isSafeKey } from "../core/media/storage.js";
 import { systemClock, type Clock } from "../core/shared/clock.js";
 import { lazyModule } from "../core/shared/lazy-module.js";
 import { ensureAdmin, type AdminCredentials } from "../core/users/bootstrap-admin.js";
@@ -34,8 +35,9 @@ import { healthRoutes } from "./api/health/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
 import { userRoutes } from "./api/users/routes.js";
-import type { Config } from "./config.js";
+import { imageOrigins, type Config } from "./config.js";
 import { registerErrorHandling } from "./plugins/errors.js";
+import { sharedLimitStore } from "./plugins/rate-limit-store.js";
 import { requestSerializer } from "./plugins/logging.js";
 import {
   memoryContentVersion,
@@ -57,6 +59,8 @@ function answerRouterError(error: FastifyError, _request: FastifyRequest, reply:
   void reply.status(tooLong ? 404 : 400).send({ message: tooLong ? "Not found" : "Invalid URL" });
 }
 
+const hopsOf = (count: number) => (_address: string, hop: number) => hop < count;
+
 const loadRedis = lazyModule<{ Redis: typeof RedisClient }>("ioredis");
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -75,6 +79,78 @@ function bumpOnWrites(server: FastifyInstance, contentVersion: ContentVersion) {
     }
     return payload;
   });
+}
+
+/**
+ * `/uploads/*`: the files of DATA_DIR/uploads, or the bucket's files read through this server when
+ * S3 has no public address of its own. Every stored file has a fresh name, so it never changes.
+ */
+async function serveUploads(
+  server: FastifyInstance,
+  uploadsDir: string,
+  s3: S3Storage | undefined,
+) {
+  if (!s3) {
+    mkdirSync(uploadsDir, { recursive: true });
+    await server.register(fastifyStatic, {
+      root: uploadsDir,
+      prefix: "/uploads/",
+      immutable: true,
+      maxAge: "365d",
+      index: false,
+    });
+    return;
+  }
+  server.get<{ Params: { "*": string } }>("/uploads/*", async (request, reply) => {
+    const key = request.params["*"];
+    const file = isSafeKey(key) ? await s3.open(key) : undefined;
+    if (!file) return reply.status(404).send({ message: "Not found" });
+    if (file.etag && request.headers["if-none-match"] === file.etag) {
+      file.body.destroy();
+      return reply.status(304).header("etag", file.etag).send();
+    }
+    void reply
+      .header("content-type", file.contentType ?? "application/octet-stream")
+      .header("cache-control", "public, max-age=31536000, immutable");
+    if (file.etag) void reply.header("etag", file.etag);
+    if (file.contentLength !== undefined) void reply.header("content-length", file.contentLength);
+    return reply.send(file.body);
+  });
+}
+
+/**
+ * Redis for shared counters and the content version. While it is away, commands fail at once
+ * (no queue) or after a second (a hung connection), every caller goes on without it, and the log
+ * says so once per outage. Start-up waits a moment for the first connection, not for ever.
+ */
+async function connectRedis(server: FastifyInstance, url: string) {
+  const redis = new (loadRedis().Redis)(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1000,
+  });
+  let down = false;
+  redis.on("error", (error) => {
+    if (!down) server.log.warn({ err: error }, "redis unavailable; going on without it");
+    down = true;
+  });
+  redis.on("ready", () => {
+    if (down) server.log.info("redis available again");
+    down = false;
+  });
+  server.addHook("onClose", async () => {
+    await redis.quit().catch(() => {
+      redis.disconnect();
+    });
+  });
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    redis.once("ready", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return redis;
 }
 
 export interface AppOptions {
@@ -102,6 +178,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1_048_576,
+    // A number means "this many proxies in front": trust that many hops of X-Forwarded-For.
+    trustProxy:
+      typeof config.trustProxy === "number" ? hopsOf(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // The router refuses some URLs before any route runs; answer them in the same envelope. A
     // parameter longer than any id or token is a malformed id: 404 (DESIGN.md 5).
@@ -119,28 +198,31 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   server.addHook("onClose", () => database.close());
   await migrateToLatest(database.db);
 
-  const redis = config.redisUrl ? new (loadRedis().Redis)(config.redisUrl) : undefined;
-  if (redis) {
-    redis.on("error", (error) => {
-      server.log.warn({ err: error }, "redis connection error");
-    });
-    server.addHook("onClose", async () => {
-      await redis.quit();
+  const redis = config.redisUrl ? await connectRedis(server, config.redisUrl) : undefined;
+  const clock = options.clock ?? systemClock;
+  const uploadsDir = path.join(config.dataDir, "uploads");
+  const s3 = config.s3
+    ? createS3Storage({
+        ...config.s3,
+        publicBaseUrl: config.s3.publicUrl ?? `${config.publicUrl}/uploads`,
+      })
+    : undefined;
+  if (s3) {
+    server.addHook("onClose", () => {
+      s3.close();
     });
   }
-  const clock = options.clock ?? systemClock;
   const deps: CoreDeps = {
     db: database.db,
     clock,
     loginAttempts: !config.rateLimits
       ? uncountedAttempts
       : redis
-        ? redisAttemptCounter(redis, "blog:")
+        ? redisAttemptCounter(redis, config.redisPrefix, (error) => {
+            server.log.warn({ err: error }, "sign-in attempts not counted: redis unavailable");
+          })
         : memoryAttemptCounter(clock),
-    storage: createLocalStorage(
-      path.join(config.dataDir, "uploads"),
-      `${config.publicUrl}/uploads`,
-    ),
+    storage: s3 ?? createLocalStorage(uploadsDir, `${config.publicUrl}/uploads`),
     mailer: createMailer({
       smtpUrl: config.mail.smtpUrl,
       from: config.mail.from,
@@ -168,7 +250,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         upgradeInsecureRequests: https ? [] : null,
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        imgSrc: ["'self'", "data:"],
+        imgSrc: ["'self'", "data:", ...imageOrigins(config)],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -181,7 +263,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // Shared answers: registered before compression, so they keep (and compress once) the plain body.
   const contentVersion = redis
-    ? redisContentVersion(redis, "blog:content-version", (error) => {
+    ? redisContentVersion(redis, `${config.redisPrefix}content-version`, (error) => {
         server.log.warn({ err: error }, "content version unavailable; answering without the cache");
       })
     : memoryContentVersion();
@@ -202,7 +284,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.rateLimits) {
     await server.register(rateLimit, {
       global: false,
-      ...(redis ? { redis } : {}),
+      // One count per limit and address, shared by its routes, its page forms and (through Redis)
+      // every instance; if Redis fails, the request goes on uncounted rather than failing.
+      store: sharedLimitStore(
+        redis
+          ? redisAttemptCounter(
+              redis,
+              config.redisPrefix,
+              (error) => {
+                server.log.warn({ err: error }, "rate limit not counted: redis unavailable");
+              },
+              "rate-limit",
+            )
+          : memoryAttemptCounter(clock),
+      ),
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         message: `Too many requests, please try again in ${context.after}`,
@@ -210,16 +305,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
   }
 
-  const uploadsDir = path.join(config.dataDir, "uploads");
-  mkdirSync(uploadsDir, { recursive: true });
-  await server.register(fastifyStatic, {
-    root: uploadsDir,
-    prefix: "/uploads/",
-    // Every stored file has a fresh name, so it never changes.
-    immutable: true,
-    maxAge: "365d",
-    index: false,
-  });
+  await serveUploads(server, uploadsDir, s3);
   await server.register(fastifyStatic, {
     root: PUBLIC_DIR,
     prefix: "/",

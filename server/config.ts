@@ -51,12 +51,35 @@ const EnvSchema = z.object({
     z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   ),
   REDIS_URL: url(["redis:", "rediss:"], "redis://127.0.0.1:6379"),
-  S3_ENDPOINT: optional,
-  S3_BUCKET: optional,
-  S3_REGION: optional,
+  REDIS_PREFIX: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, "must be letters, digits and : _ . - (at most 64)")
+      .default("blog:"),
+  ),
+  TRUST_PROXY: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .trim()
+      .regex(
+        /^(true|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
+        "must be true, false, a number of proxies, or a comma-separated list of proxy addresses",
+      )
+      .default("false"),
+  ),
+  S3_ENDPOINT: url(["http:", "https:"], "https://s3.example.com"),
+  S3_BUCKET: optional.refine(
+    (v) => v === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v),
+    {
+      message: "must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens)",
+    },
+  ),
+  S3_REGION: text("us-east-1"),
   S3_ACCESS_KEY_ID: optional,
   S3_SECRET_ACCESS_KEY: optional,
-  S3_PUBLIC_URL: optional,
+  S3_PUBLIC_URL: url(["http:", "https:"], "https://images.example.com"),
   SITE_TITLE: text("Blog"),
   SITE_CONTACT_PHONE: text("+1 555 0100"),
   SITE_CONTACT_EMAIL: text("hello@example.com"),
@@ -83,9 +106,36 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   rateLimits: boolean;
   redisUrl: string | undefined;
+  /** Start of every key this site writes to Redis, so several sites can share one server. */
+  redisPrefix: string;
+  /** Fastify's trustProxy: whose X-Forwarded-For to believe for the client's address. */
+  trustProxy: boolean | number | string[];
+  /** S3-compatible image storage; unset: files under DATA_DIR/uploads. */
+  s3: S3Config | undefined;
   site: { title: string; contactPhone: string; contactEmail: string; welcome: string };
   logLevel: string;
 }
+
+export interface S3Config {
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Where browsers fetch images from; unset: this site's /uploads/, which reads from the bucket. */
+  publicUrl: string | undefined;
+}
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(",").map((address) => address.trim());
+}
+
+/** Origins other than this site's that pages load images from (a CDN or bucket in front of S3). */
+export const imageOrigins = (config: Pick<Config, "s3">): string[] =>
+  config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -107,11 +157,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL) {
     problems.push("ADMIN_EMAIL: must be set when ADMIN_PASSWORD is set");
   }
-  const s3 = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
-  if (s3.some((value) => value !== undefined)) {
-    problems.push(
-      "S3_BUCKET: S3 storage is not available in this version; unset the S3_* variables",
-    );
+  const s3Given = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
+  if (s3Given.some((value) => value !== undefined) || e.S3_PUBLIC_URL !== undefined) {
+    for (const [name, value] of [
+      ["S3_BUCKET", e.S3_BUCKET],
+      ["S3_ACCESS_KEY_ID", e.S3_ACCESS_KEY_ID],
+      ["S3_SECRET_ACCESS_KEY", e.S3_SECRET_ACCESS_KEY],
+    ] as const) {
+      if (value === undefined) problems.push(`${name}: must be set to use S3 storage`);
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -129,6 +183,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimits: e.RATE_LIMITS === "on",
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    s3:
+      e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? {
+            endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ""),
+            region: e.S3_REGION,
+            bucket: e.S3_BUCKET,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            publicUrl: e.S3_PUBLIC_URL?.replace(/\/+$/, ""),
+          }
+        : undefined,
     site: {
       title: e.SITE_TITLE,
       contactPhone: e.SITE_CONTACT_PHONE,

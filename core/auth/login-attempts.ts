@@ -59,21 +59,33 @@ return {count, redis.call('PTTL', KEYS[1])}
 `;
 
 /**
- * Counters every instance shares. Keys sit under `prefix` and carry a hash of the account key, so
- * no e-mail address is written to Redis.
+ * Counters every instance shares. Keys sit under `prefix` and `name` and carry a hash of the
+ * counted key, so no e-mail address or IP address is written to Redis.
  */
-export function redisAttemptCounter(redis: Redis, prefix: string): AttemptCounter {
+export function redisAttemptCounter(
+  redis: Redis,
+  prefix: string,
+  onError: (error: unknown) => void,
+  name = "login-failures",
+): AttemptCounter {
   const keyOf = (key: string) =>
-    `${prefix}login-failures:${createHash("sha256").update(key).digest("base64url")}`;
+    `${prefix}${name}:${createHash("sha256").update(key).digest("base64url")}`;
   return {
     async hit(key, windowMs) {
-      const reply = await redis.eval(HIT_SCRIPT, 1, keyOf(key), String(windowMs));
-      const [count, ttl] = Array.isArray(reply) ? reply.map(Number) : [];
-      if (count === undefined || ttl === undefined) throw new Error("unexpected Redis reply");
-      return { count, resetInMs: Math.max(0, ttl) };
+      try {
+        const reply = await redis.eval(HIT_SCRIPT, 1, keyOf(key), String(windowMs));
+        const [count, ttl] = Array.isArray(reply) ? reply.map(Number) : [];
+        if (count === undefined || ttl === undefined) throw new Error("unexpected Redis reply");
+        return { count, resetInMs: Math.max(0, ttl) };
+      } catch (error) {
+        // Redis away: the request goes on, uncounted; for sign-in, a slow password hash still
+        // holds guessing back. The log says so.
+        onError(error);
+        return { count: 0, resetInMs: 0 };
+      }
     },
     async clear(key) {
-      await redis.del(keyOf(key));
+      await redis.del(keyOf(key)).catch(onError);
     },
   };
 }

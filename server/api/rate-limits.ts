@@ -1,15 +1,30 @@
-import type { FastifyContextConfig } from "fastify";
+import type { FastifyContextConfig, FastifyRequest } from "fastify";
 
 const MINUTE = 60_000;
 
+/**
+ * One limit: `max` requests per address in `minutes`. The count is kept under the limit's name,
+ * not the route's, so every route and page form that spends it (the three image uploads, say, or
+ * sign-up through the API and through the page) draws on one allowance.
+ */
+function perAddress(name: string, max: number, minutes: number) {
+  return {
+    rateLimit: {
+      max,
+      timeWindow: minutes * MINUTE,
+      keyGenerator: (request: FastifyRequest) => `${name}:${request.ip}`,
+    },
+  } satisfies FastifyContextConfig;
+}
+
 /** Per-address limits on the routes people abuse; `RATE_LIMITS=off` turns them all off. */
 export const limits = {
-  login: { rateLimit: { max: 10, timeWindow: 15 * MINUTE } },
-  register: { rateLimit: { max: 10, timeWindow: 60 * MINUTE } },
-  resetLink: { rateLimit: { max: 5, timeWindow: 60 * MINUTE } },
-  upload: { rateLimit: { max: 30, timeWindow: 15 * MINUTE } },
-  comment: { rateLimit: { max: 30, timeWindow: 5 * MINUTE } },
-  like: { rateLimit: { max: 120, timeWindow: 5 * MINUTE } },
-} satisfies Record<string, FastifyContextConfig>;
+  login: perAddress("login", 10, 15),
+  register: perAddress("register", 10, 60),
+  resetLink: perAddress("reset-link", 5, 60),
+  upload: perAddress("upload", 30, 15),
+  comment: perAddress("comment", 30, 5),
+  like: perAddress("like", 120, 5),
+};
 
 export type LimitName = keyof typeof limits;

@@ -17,6 +17,8 @@ function problemsOf(env: Record<string, string>) {
   return [];
 }
 
+const s3Keys = { S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "secret" };
+
 describe("loadConfig", () => {
   it.each([
     [{ PORT: "http" }, "PORT"],
@@ -32,9 +34,19 @@ describe("loadConfig", () => {
     [{ ADMIN_EMAIL: "a@b.co", ADMIN_PASSWORD: "password" }, "ADMIN_PASSWORD"],
     [{ ADMIN_PASSWORD: "Str0ng!pass" }, "ADMIN_EMAIL"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
-    [{ S3_BUCKET: "images" }, "S3_BUCKET"],
+    [{ S3_BUCKET: "images", S3_ACCESS_KEY_ID: "id" }, "S3_SECRET_ACCESS_KEY"],
+    [{ S3_PUBLIC_URL: "https://cdn.example.com", ...s3Keys, S3_BUCKET: undefined }, "S3_BUCKET"],
+    [{ S3_BUCKET: "My_Images", ...s3Keys }, "S3_BUCKET"],
+    [{ S3_ENDPOINT: "minio:9000", S3_BUCKET: "images", ...s3Keys }, "S3_ENDPOINT"],
+    [{ S3_PUBLIC_URL: "//cdn.example.com", S3_BUCKET: "images", ...s3Keys }, "S3_PUBLIC_URL"],
+    [{ REDIS_PREFIX: "my blog" }, "REDIS_PREFIX"],
+    [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
   ])("refuses %j naming %s", (env, variable) => {
-    const problems = problemsOf(env);
+    const problems = problemsOf(
+      Object.fromEntries(
+        Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      ),
+    );
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${variable}: `));
   });
@@ -51,6 +63,36 @@ describe("loadConfig", () => {
     expect(config.dataDir).toBe(path.resolve("data"));
     expect(loadConfig({ PUBLIC_URL: "https://blog.example.com/" }).publicUrl).toBe(
       "https://blog.example.com",
+    );
+    expect(config).toMatchObject({ redisPrefix: "blog:", trustProxy: false, s3: undefined });
+  });
+
+  it("reads S3 storage, the Redis prefix and the proxies to trust", () => {
+    const config = loadConfig({
+      S3_ENDPOINT: "http://127.0.0.1:9000/",
+      S3_BUCKET: "images",
+      ...s3Keys,
+      S3_PUBLIC_URL: "https://cdn.example.com/blog/",
+      REDIS_PREFIX: "site-a:",
+      TRUST_PROXY: "10.0.0.1, 10.0.0.0/8",
+    });
+    expect(config).toMatchObject({
+      s3: {
+        endpoint: "http://127.0.0.1:9000",
+        region: "us-east-1",
+        bucket: "images",
+        accessKeyId: "id",
+        secretAccessKey: "secret",
+        publicUrl: "https://cdn.example.com/blog",
+      },
+      redisPrefix: "site-a:",
+      trustProxy: ["10.0.0.1", "10.0.0.0/8"],
+    });
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    // Without an endpoint it is AWS itself, in the region given.
+    expect(loadConfig({ S3_BUCKET: "images", S3_REGION: "eu-west-3", ...s3Keys }).s3).toMatchObject(
+      { endpoint: undefined, region: "eu-west-3" },
     );
   });
 });

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import { addCategory, addPost, type PostDetail } from "../support/post-fixtures.js";
+import { freePort, startTestServer, type TestServer } from "../support/test-server.js";
+
+// REDIS_URL names a Redis that does not answer (it went away, or never came): the site keeps
+// working without shared counters and caches, each answer held up a second at most, and the
+// log says why. Needs no Redis, so it runs everywhere.
+
+let server: TestServer;
+let api: Client;
+let member: TestUser;
+let post: PostDetail;
+
+beforeAll(async () => {
+  const deadPort = await freePort();
+  server = await startTestServer({
+    REDIS_URL: `redis://127.0.0.1:${String(deadPort)}`,
+    RATE_LIMITS: "on",
+  });
+  api = client(server.url);
+  const admin = await signInAdmin(server, api);
+  await addCategory(api, admin, "News");
+  member = await buildUser(server, api);
+  post = await addPost(api, member, { category: "News" });
+}, 60_000);
+afterAll(() => server.close());
+
+/** Runs `request` and fails if it took longer than a Redis outage should cost. */
+async function quickly<T>(request: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await request();
+  expect(performance.now() - started).toBeLessThan(2_000);
+  return result;
+}
+
+describe("with REDIS_URL set but Redis unreachable", () => {
+  it("reads, signs in and writes, each answer in seconds, not minutes", async () => {
+    expect((await quickly(() => api.get("/api/posts"))).status).toBe(200);
+    expect((await quickly(() => api.get(`/api/posts/${post._id}`))).status).toBe(200);
+    const login = await quickly(() =>
+      api.post("/api/auth/login", { email: member.email, password: member.password }),
+    );
+    expect(login.status, login.text).toBe(200);
+    const comment = await quickly(() =>
+      api.post("/api/comments", { text: "Still here", postId: post._id }, { token: member.token }),
+    );
+    expect(comment.status, comment.text).toBe(201);
+    const like = await quickly(() =>
+      api.put(`/api/posts/like/${post._id}`, undefined, { token: member.token }),
+    );
+    expect(like.status).toBe(200);
+    // The write shows at once: without the shared version nothing is served from a cache.
+    const detail = await api.get<PostDetail>(`/api/posts/${post._id}`);
+    expect(detail.body.comments.map((c) => c.text)).toContain("Still here");
+    expect(detail.body.likes.map((user) => user._id)).toContain(member.id);
+  }, 60_000);
+
+  it("still refuses a wrong password with the usual answer, and logs why nothing was counted", async () => {
+    const wrong = await quickly(() =>
+      api.post("/api/auth/login", { email: member.email, password: "Wrong-pass1!" }),
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ message: "Invalid email or password" });
+    const warnings = server.logs.filter((line) => line.includes('"level":40'));
+    expect(warnings.some((line) => line.includes("sign-in attempts not counted"))).toBe(true);
+    // No answer leaked the Redis error.
+    expect(JSON.stringify(wrong.body)).not.toMatch(/redis|ECONNREFUSED/i);
+  }, 30_000);
+});
