@@ -55,7 +55,9 @@ export const SocialLinkSchema = z
       ctx.addIssue({ code: "custom", path: ["url"], message });
     };
     if (link.name === "gmail") {
-      if (!EMAIL_PATTERN.test(link.url.replace(/^mailto:/i, "")))
+      // An address holds no colon of its own, so "javascript:x@y.co" cannot pass as one.
+      const address = link.url.replace(/^mailto:/i, "");
+      if (address.includes(":") || !EMAIL_PATTERN.test(address))
         fail(profileMessages.socialUrlEmail);
     } else if (link.name === "whatsapp") {
       if (!PHONE.test(link.url)) fail(profileMessages.socialUrlPhone);

@@ -14,6 +14,7 @@ import type pgModule from "pg";
 import { lazyModule } from "../core/shared/lazy-module.js";
 import { initial } from "./migrations/001-initial.js";
 import type { Database } from "./schema.js";
+import { StripNulPlugin } from "./strip-nul.js";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -59,6 +60,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     });
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool }),
+      plugins: [new StripNulPlugin()],
       ...queryLog(options),
     });
     return { db, engine: "postgres", close: () => db.destroy() };
@@ -73,6 +75,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins: [new StripNulPlugin()],
     ...queryLog(options),
   });
   return { db, engine: "sqlite", close: () => db.destroy() };
