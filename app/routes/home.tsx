@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { countPosts, listPosts } from "../../core/posts/posts-service.js";
+import { listPosts } from "../../core/posts/posts-service.js";
 import { getSiteOwner } from "../../core/users/users-service.js";
 import { PostGrid } from "../features/posts/post-card.js";
 import { pageMeta } from "../meta.js";
@@ -7,12 +7,11 @@ import { SocialLinks } from "../features/users/social-links.js";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [posts, owner, total] = await Promise.all([
+  const [posts, owner] = await Promise.all([
     listPosts(context.deps, {}, 1),
     getSiteOwner(context.deps),
-    countPosts(context.deps),
   ]);
-  return { posts, owner, total, site: context.site };
+  return { posts, owner, site: context.site };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>

@@ -23,6 +23,12 @@ export function registerSharedAnswers(
 ) {
   const { cache, contentVersion } = shared;
   const versions = new WeakMap<FastifyRequest, string>();
+  // The requests making an answer others wait for; released once it is kept (or cannot be).
+  const making = new WeakMap<FastifyRequest, () => void>();
+  const release = (request: FastifyRequest) => {
+    making.get(request)?.();
+    making.delete(request);
+  };
   const isShared = (request: FastifyRequest) =>
     (request.method === "GET" || request.method === "HEAD") &&
     SHARED_ROUTES.has(request.routeOptions.url ?? "");
@@ -31,18 +37,30 @@ export function registerSharedAnswers(
     if (!isShared(request)) return;
     const version = await contentVersion.current();
     if (version === undefined) return;
-    const kept = cache.get(request.url, version, Date.now());
+    const kept =
+      cache.get(request.url, version, Date.now()) ?? (await cache.whenMade(request.url, version));
     if (kept) {
       await sendShared(request, reply, cache, request.url, kept, SHARED_API_HEADERS);
       return;
     }
     // Tagged with the version read before the handler reads the database.
     versions.set(request, version);
+    making.set(request, cache.startMaking(request.url, version));
+  });
+  // Whatever became of the answer (an error, a client gone), nobody waits for it any longer.
+  server.addHook("onResponse", (request, _reply, done) => {
+    release(request);
+    done();
+  });
+  server.addHook("onRequestAbort", (request, done) => {
+    release(request);
+    done();
   });
 
   server.addHook("onSend", async (request, reply, payload) => {
     const version = versions.get(request);
     if (version === undefined || reply.statusCode !== 200 || typeof payload !== "string") {
+      release(request);
       return payload;
     }
     const body = Buffer.from(payload);
@@ -56,6 +74,7 @@ export function registerSharedAnswers(
       encoded: new Map(),
     };
     cache.set(request.url, answer);
+    release(request);
     void reply.headers(SHARED_API_HEADERS).header("etag", answer.etag);
     return payload;
   });

@@ -29,6 +29,8 @@ export interface PageCacheOptions {
 export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
   private bytes = 0;
+  /** Answers being made right now, by key and version: the others asking wait for them. */
+  private readonly making = new Map<string, Promise<void>>();
 
   constructor(private readonly options: PageCacheOptions) {}
 
@@ -43,6 +45,32 @@ export class PageCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /**
+   * Waits for an answer to `key` under `version` that another request is making, then returns it
+   * from the cache (undefined if none was being made, or it could not be kept). After a write,
+   * fifty readers of the same page then cost one render, not fifty at once.
+   */
+  async whenMade(key: string, version: string): Promise<CachedPage | undefined> {
+    const making = this.making.get(`${version}\n${key}`);
+    if (!making) return undefined;
+    await making;
+    return this.get(key, version, Date.now());
+  }
+
+  /** Says this request is making `key` under `version`; call the result once done, kept or not. */
+  startMaking(key: string, version: string): () => void {
+    const flight = `${version}\n${key}`;
+    let done: (() => void) | undefined;
+    const making = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.making.set(flight, making);
+    return () => {
+      if (this.making.get(flight) === making) this.making.delete(flight);
+      done?.();
+    };
   }
 
   set(key: string, entry: CachedPage) {
@@ -148,14 +176,19 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string) {
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
 
 /**
- * The CSP sources that allow each inline script of an HTML page by its hash. A page served to many
+ * The CSP sources that allow the page's own inline scripts by their hashes. A page served to many
  * people cannot carry one person's nonce, so shared renders list their scripts' hashes instead.
+ * Only the scripts the renderer wrote (those carrying this render's nonce) are listed: a script
+ * that reached the HTML any other way (user text that escaped its escaping) stays blocked, so the
+ * policy remains a second wall on shared pages too.
  */
-export function inlineScriptHashes(html: string): string[] {
+export function inlineScriptHashes(html: string, nonce: string): string[] {
   const hashes = new Set<string>();
+  const ours = `nonce="${nonce}"`;
   for (const match of html.matchAll(INLINE_SCRIPT)) {
     const [, attributes = "", content = ""] = match;
     if (/\bsrc\s*=/i.test(attributes) || content.length === 0) continue;
+    if (!attributes.includes(ours)) continue;
     hashes.add(`'sha256-${createHash("sha256").update(content, "utf8").digest("base64")}'`);
   }
   return [...hashes];

@@ -12,7 +12,7 @@ import type { CoreDeps } from "../../core/deps.js";
 import { actorOf } from "../../core/users/policies.js";
 import { presentPublicUser } from "../../core/users/presenters.js";
 import { limits, type LimitName } from "../api/rate-limits.js";
-import type { Config } from "../config.js";
+import { imageOrigins as imageOriginsOf, type Config } from "../config.js";
 import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
 import { FLASH_COOKIE } from "../../app/features/flash.server.js";
 import type { ContentVersion } from "./content-version.js";
@@ -59,12 +59,12 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
  * The pages' policy: only this site's scripts and the inline ones React Router writes, named by
  * this response's nonce or, on a shared render, by their hashes.
  */
-function pageCsp(scriptSources: string[], siteOrigin: string) {
+function pageCsp(scriptSources: string[], siteOrigin: string, imageOrigins: readonly string[]) {
   return [
     "default-src 'self'",
     ["script-src 'self'", ...scriptSources].join(" "),
     "style-src 'self'",
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob:", ...imageOrigins].join(" "),
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",
@@ -127,18 +127,15 @@ function mayShare(request: FastifyRequest, pathname: string, sessionCookie: stri
 
 /**
  * The API's limits, by name, for the page actions to apply (`context.limit("login")`): the same
- * numbers and store, each name with its own counter per address. Actions ask for them after React
- * Router has matched the route, so no spelling of a URL slips past.
+ * numbers and the same count per address, so a form and its API route spend one allowance. Actions
+ * ask for them after React Router has matched the route, so no spelling of a URL slips past.
  */
 function pageRateLimits(server: FastifyInstance) {
   if (!server.hasDecorator("createRateLimit")) return undefined;
   const checks = new Map(
     (Object.keys(limits) as LimitName[]).map((name) => [
       name,
-      server.createRateLimit({
-        ...limits[name].rateLimit,
-        keyGenerator: (request) => `page-${name}:${request.ip}`,
-      }),
+      server.createRateLimit(limits[name].rateLimit),
     ]),
   );
   return async (request: FastifyRequest, name: LimitName): Promise<string | undefined> => {
@@ -170,6 +167,7 @@ export async function registerWebSite(
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   const handle = createRequestHandler(build, "production");
   const siteOrigin = new URL(config.publicUrl).origin;
+  const imageOrigins = imageOriginsOf(config);
   const site: SiteInfo = { ...config.site, publicUrl: config.publicUrl };
 
   await server.register(fastifyStatic, {
@@ -194,15 +192,32 @@ export async function registerWebSite(
     const shareable = mayShare(request, url.pathname, sessionCookie);
     const version = shareable ? await contentVersion.current() : undefined;
     const key = `${url.pathname}${url.search}`;
+    let made: (() => void) | undefined;
     if (version !== undefined) {
-      const cached = cache.get(key, version, Date.now());
+      const cached = cache.get(key, version, Date.now()) ?? (await cache.whenMade(key, version));
       if (cached) return sendShared(request, reply, cache, key, cached, SHARED_PAGE_HEADERS);
+      made = cache.startMaking(key, version);
     }
+    try {
+      return await renderFresh(request, reply, url, key, version);
+    } finally {
+      made?.();
+    }
+  };
 
+  const renderFresh = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    url: URL,
+    key: string,
+    version: string | undefined,
+  ) => {
     const cspNonce = randomBytes(16).toString("base64");
     const controller = new AbortController();
+    // Only a visitor who left before the answer was sent cancels the render; after a finished
+    // answer there is nothing to cancel (and an abort would build an error with a stack each time).
     reply.raw.once("close", () => {
-      controller.abort();
+      if (!reply.raw.writableFinished) controller.abort();
     });
     const viewer = await viewerOf(deps, request, secureCookies);
     const { response, body } = await rendering(async () => {
@@ -232,7 +247,9 @@ export async function registerWebSite(
         contentType,
         body,
         etag: etagOf(body),
-        csp: html ? pageCsp(inlineScriptHashes(body.toString("utf8")), siteOrigin) : undefined,
+        csp: html
+          ? pageCsp(inlineScriptHashes(body.toString("utf8"), cspNonce), siteOrigin, imageOrigins)
+          : undefined,
         encoded: new Map(),
       };
       cache.set(key, page);
@@ -240,7 +257,10 @@ export async function registerWebSite(
     }
 
     if (html)
-      void reply.header("content-security-policy", pageCsp([`'nonce-${cspNonce}'`], siteOrigin));
+      void reply.header(
+        "content-security-policy",
+        pageCsp([`'nonce-${cspNonce}'`], siteOrigin, imageOrigins),
+      );
     // A page made for one signed-in person (their e-mail, the admin tables) is never cached.
     if (viewer) void reply.header("cache-control", "private, no-store");
     return sendWebResponse(reply, response, body);

@@ -10,6 +10,7 @@ import {
   type PostDetail,
 } from "../support/post-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { postForm } from "../support/form-post.js";
 
 let server: TestServer;
 let api: Client;
@@ -135,16 +136,12 @@ describe("shared renders of anonymous pages", () => {
     const post = await newPost("Commented through the page");
     const path = `/posts/details/${post._id}`;
     expect((await page(path)).html).not.toContain("Said on the page");
-    const response = await fetch(`${server.url}${path}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        origin: server.config.publicUrl,
-        "content-type": "application/x-www-form-urlencoded",
-        ...signedIn(reader),
-      },
-      body: "intent=comment&text=Said+on+the+page",
-    });
+    const response = await postForm(
+      server,
+      path,
+      "intent=comment&text=Said+on+the+page",
+      signedIn(reader),
+    );
     expect(response.status).toBeLessThan(400);
     expect((await page(path)).html).toContain("Said on the page");
   });

@@ -1,0 +1,225 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import { addCategory, addComment, addPost, type PostDetail } from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+  type Watched,
+} from "./browser.js";
+
+// Issue 7, point 5: script in every field people write (post title and description, comment,
+// username, bio, social link, category title) stays text on every page that shows it. Each page
+// is read twice: with the site's CSP, and with CSP switched off in the browser, which proves the
+// escaping alone holds (CSP is the second wall, not the first).
+
+const RUN = "window.__xss=1";
+const PAYLOADS = {
+  title: `<script>${RUN}</script>"><svg onload=${RUN}>`,
+  description: `</script><script>${RUN}</script><img src=x onerror="${RUN}">`,
+  comment: `<img src=x onerror="${RUN}"></title><script>${RUN}</script>`,
+  bio: `"><svg onload=${RUN}><iframe src="javascript:${RUN}">`,
+  // Usernames are 3 to 15 characters; the profile form takes any of them.
+  username: "<img src=x>",
+  category: `<img src=x onerror=${RUN}>`,
+  // A real https address (so it is accepted) that would break out of an attribute if unquoted.
+  link: `https://x.example/"><svg/onload=${RUN}>`,
+};
+
+let server: TestServer;
+let api: Client;
+let browser: Browser;
+let admin: TestUser;
+let member: TestUser;
+let post: PostDetail;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = client(server.url);
+  admin = await signInAdmin(server, api);
+  member = await buildUser(server, api);
+  const category = await api.post(
+    "/api/categories",
+    { title: PAYLOADS.category },
+    {
+      token: admin.token,
+    },
+  );
+  expect(category.status, category.text).toBe(201);
+  await addCategory(api, admin, "Plain");
+  post = await addPost(api, member, {
+    title: PAYLOADS.title,
+    description: PAYLOADS.description,
+    category: PAYLOADS.category,
+  });
+  await addComment(api, member, post._id, PAYLOADS.comment);
+
+  // javascript: links are refused outright; the hostile https one is stored as it is.
+  const refused = await api.put(
+    `/api/users/profile/${member.id}`,
+    {
+      username: member.username,
+      email: member.email,
+      bio: "x",
+      socialMedia: [{ name: "github", url: `javascript:${RUN}` }],
+    },
+    { token: member.token },
+  );
+  expect(refused.status).toBe(400);
+  const profile = await api.put(
+    `/api/users/profile/${member.id}`,
+    {
+      username: PAYLOADS.username,
+      email: member.email,
+      bio: PAYLOADS.bio,
+      socialMedia: [{ name: "github", url: PAYLOADS.link }],
+    },
+    { token: member.token },
+  );
+  expect(profile.status, profile.text).toBe(200);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+/** Fails if anything the payloads carry ran or became an element. */
+async function expectInert(site: Watched, where: string) {
+  const { page } = site;
+  // Hydration and any client rendering run before the checks.
+  await page.waitForLoadState("networkidle");
+  const ran = await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss);
+  expect(ran, `${where}: a payload ran`).toBeUndefined();
+  for (const selector of [
+    "img[src='x']",
+    "svg[onload]",
+    "iframe",
+    "script:not([src]):not([nonce])",
+  ]) {
+    expect(await page.locator(selector).count(), `${where}: ${selector}`).toBe(0);
+  }
+  // Every link on the page goes somewhere real: none runs script.
+  const hrefs: string[] = [];
+  for (const link of await page.locator("a[href]").all()) {
+    hrefs.push((await link.getAttribute("href")) ?? "");
+  }
+  expect(
+    hrefs.filter((href) => /^\s*javascript:/i.test(href)),
+    where,
+  ).toEqual([]);
+}
+
+async function visit(site: Watched, path: string, texts: string[]) {
+  const response = await site.page.goto(path);
+  expect(response?.status(), path).toBe(200);
+  for (const text of texts) await shows(site.page.getByText(text, { exact: false }));
+  await expectInert(site, path);
+}
+
+/** A watched browser that fails on any dialog (alert, confirm, prompt) a payload might open. */
+async function open(bypassCSP: boolean, token?: string) {
+  const site = await openSite(browser, server.config.publicUrl, { bypassCSP });
+  site.page.on("dialog", (dialog) => {
+    site.problems.push(`a dialog opened: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  if (token) await signIn(site, server.config.publicUrl, token);
+  return site;
+}
+
+const visibleTitle = "<script>window.__xss=1</script>";
+
+describe.each([
+  { mode: "with the site's CSP", bypassCSP: false },
+  { mode: "with CSP switched off in the browser", bypassCSP: true },
+])("hostile text, $mode", ({ bypassCSP }) => {
+  it("stays text on the public pages", async () => {
+    const site = await open(bypassCSP);
+    await visit(site, "/", [visibleTitle]);
+    await visit(site, "/posts", [visibleTitle]);
+    await visit(site, `/posts/details/${post._id}`, [
+      visibleTitle,
+      "</script><script>window.__xss=1</script>",
+      '<img src=x onerror="window.__xss=1">',
+    ]);
+    await visit(site, `/posts/categories/${encodeURIComponent(PAYLOADS.category)}`, [visibleTitle]);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("stays text on the owner's pages and in forms filled with it", async () => {
+    const site = await open(bypassCSP, member.token);
+    // Profiles are for signed-in readers; the owner's own view has the most on it.
+    await visit(site, `/profile/${member.id}`, [PAYLOADS.username]);
+    await shows(site.page.getByText(PAYLOADS.bio, { exact: true }));
+    const link = site.page.locator(`a[href*="x.example"]`);
+    expect(await link.first().getAttribute("href")).toBe(PAYLOADS.link);
+    // The edit form is filled with the stored values, as values.
+    await site.page.getByRole("button", { name: "Update Profile" }).click();
+    await shows(site.page.locator("textarea[name='bio']"));
+    await expectInert(site, "the open edit form");
+    const values: string[] = [];
+    for (const field of await site.page.locator("input, textarea").all()) {
+      values.push(await field.inputValue());
+    }
+    expect(values).toContain(PAYLOADS.bio);
+    expect(values).toContain(PAYLOADS.link);
+    await visit(site, `/posts/details/${post._id}`, [visibleTitle]);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("stays text in the admin tables", async () => {
+    const site = await open(bypassCSP, admin.token);
+    for (const path of [
+      "/admin-dashboard",
+      "/admin-dashboard/users-table",
+      "/admin-dashboard/posts-table",
+      "/admin-dashboard/categories-table",
+      "/admin-dashboard/comments-table",
+    ]) {
+      const response = await site.page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await expectInert(site, path);
+    }
+    await shows(site.page.getByText(PAYLOADS.comment, { exact: false }));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("stays text when the page comes through the client router's data", async () => {
+    const site = await open(bypassCSP);
+    const { page } = site;
+    await page.goto("/");
+    await page.waitForLoadState("networkidle");
+    await clickThrough(page);
+    await shows(page.getByText("</script><script>window.__xss=1</script>", { exact: false }));
+    await expectInert(site, "post page after a client navigation");
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});
+
+/** Follows the first link to the hostile post, as a reader would. */
+async function clickThrough(page: Page) {
+  await page.locator(`a[href="/posts/details/${post._id}"]`).first().click();
+  await page.waitForURL(`**/posts/details/${post._id}`);
+}
+
+describe("feeds", () => {
+  it("carry the text escaped", async () => {
+    for (const path of ["/rss.xml", "/sitemap.xml"]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text, path).not.toContain("<script>");
+      expect(text, path).not.toContain("<img");
+    }
+  });
+});
