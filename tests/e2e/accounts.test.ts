@@ -12,6 +12,7 @@ import {
   readLocalStorage,
   shows,
 } from "./browser.js";
+import { postForm } from "../support/form-post.js";
 
 let server: TestServer;
 let browser: Browser;
@@ -197,13 +198,8 @@ describe("without JavaScript", () => {
 
 describe("form posts from another site", () => {
   it("are refused", async () => {
-    const response = await fetch(`${server.url}/login`, {
-      method: "POST",
-      headers: {
-        origin: "https://evil.example",
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: "email=a%40b.co&password=x",
+    const response = await postForm(server, "/login", "email=a%40b.co&password=x", {
+      origin: "https://evil.example",
     });
     expect(response.status).toBe(403);
   });

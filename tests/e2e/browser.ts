@@ -32,10 +32,12 @@ export interface Watched {
 export async function openSite(
   browser: Browser,
   siteUrl: string,
-  options: { javaScriptEnabled?: boolean; phone?: boolean } = {},
+  options: { javaScriptEnabled?: boolean; phone?: boolean; bypassCSP?: boolean } = {},
 ): Promise<Watched> {
   const context = await browser.newContext({
     baseURL: siteUrl,
+    // Off only where a test proves escaping alone keeps user text inert, CSP or not.
+    bypassCSP: options.bypassCSP ?? false,
     viewport: options.phone ? { width: 390, height: 800 } : { width: 1280, height: 900 },
     hasTouch: options.phone ?? false,
     javaScriptEnabled: options.javaScriptEnabled ?? true,

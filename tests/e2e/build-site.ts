@@ -21,5 +21,10 @@ export default function prepareBrowserTests() {
       env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
     });
   }
-  execFileSync("npx", ["react-router", "build"], { stdio: "inherit" });
+  // As `npm start` builds it: vitest sets NODE_ENV=test, which would give a development bundle
+  // (and leave it in build/ for a following `npm run bench -- --skip-build`).
+  execFileSync("npx", ["react-router", "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
 }

@@ -6,6 +6,7 @@ import { buildUser, PASSWORD, signInAdmin, type TestUser } from "../support/fact
 import { client, type Client } from "../support/http.js";
 import { mailedLink } from "../support/mail.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { postForm } from "../support/form-post.js";
 
 // No browser: the server-rendered pages over plain HTTP, with the session cookie a browser would
 // send. The cookie carries the same token as the API's Bearer header, so it must die with it.
@@ -22,22 +23,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A form post as the site's own page sends it. */
-const formPost = (target: TestServer, path: string, body: string, cookie?: string) =>
-  fetch(`${target.url}${path}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      origin: target.config.publicUrl,
-      "content-type": "application/x-www-form-urlencoded",
-      ...(cookie ? { cookie } : {}),
-    },
-    body,
-  });
-
 /** Signs in through the login page and returns the cookie it set. */
 async function pageLogin(email: string, password: string) {
-  const response = await formPost(
+  const response = await postForm(
     server,
     "/login",
     `email=${encodeURIComponent(email)}&password=${encodeURIComponent(password)}`,
@@ -77,7 +65,7 @@ describe("the session cookie on pages", () => {
     const user = await buildUser(server, api);
     const cookie = await pageLogin(user.email, user.password);
     const token = cookie.slice("session=".length);
-    const out = await formPost(server, "/logout", "", cookie);
+    const out = await postForm(server, "/logout", "", { cookie });
     expect(out.status).toBe(302);
     expect(out.headers.getSetCookie().join()).toMatch(/^session=;.*Max-Age=0/);
     expect(await signedInOnPage(user, cookie)).toBe(false);
@@ -157,10 +145,10 @@ describe("the login page", () => {
         );
       }
       for (let i = 0; i < 2; i += 1) {
-        expect((await formPost(limited, "/login", wrong)).status).toBe(400);
+        expect((await postForm(limited, "/login", wrong)).status).toBe(400);
       }
       const right = `email=${encodeURIComponent(email)}&password=${encodeURIComponent(PASSWORD)}`;
-      const page = await formPost(limited, "/login", right);
+      const page = await postForm(limited, "/login", right);
       expect(page.status).toBe(429);
       expect(page.headers.getSetCookie()).toEqual([]);
       expect(await page.text()).toContain(

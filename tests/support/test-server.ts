@@ -20,18 +20,34 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Below Linux's ephemeral range (32768 and up), where the OS never picks a port by itself. */
+const FIXED_PORTS = { from: 20_000, to: 32_000 };
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
+    probe.once("error", () => {
+      resolve(false);
+    });
+    probe.listen(port, "127.0.0.1", () => {
       probe.close(() => {
-        if (address && typeof address === "object") resolve(address.port);
-        else reject(new Error("no port"));
+        resolve(true);
       });
     });
   });
+}
+
+/**
+ * A port for a server a test starts as a process of its own, and may stop and start again on it.
+ * It is free now and, being outside the ephemeral range, is not handed out meanwhile to another
+ * test's `listen(0)` or to the local end of some connection (which happened with a port the OS
+ * had picked: the restarted server found it taken).
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = FIXED_PORTS.from + Math.floor(Math.random() * (FIXED_PORTS.to - FIXED_PORTS.from));
+    if (await portIsFree(port)) return port;
+  }
 }
 
 /**
@@ -62,9 +78,11 @@ export async function startTestServer(
   options: AppOptions = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "blog-test-"));
-  const postgres = process.env.DATABASE_URL
-    ? await freshPostgres(process.env.DATABASE_URL)
-    : undefined;
+  // A caller that names its own DATABASE_URL (several servers on one database) manages it.
+  const postgres =
+    process.env.DATABASE_URL && !env.DATABASE_URL
+      ? await freshPostgres(process.env.DATABASE_URL)
+      : undefined;
   const port = await freePort();
   const config = loadConfig({
     DATA_DIR: dataDir,
