@@ -67,6 +67,15 @@ async function main() {
         onlyCategories: [...CATEGORIES],
       });
       if (!result) throw new Error(`Lighthouse gave no result for ${pathname}`);
+      // A run that broke scores null, which would read as 0: say why instead.
+      const { runtimeError } = result.lhr;
+      if (runtimeError)
+        throw new Error(`Lighthouse failed on ${pathname}: ${runtimeError.message}`);
+      for (const audit of Object.values(result.lhr.audits)) {
+        if (audit.errorMessage) {
+          process.stdout.write(`  ${name}: ${audit.id} could not run: ${audit.errorMessage}\n`);
+        }
+      }
       const { categories } = result.lhr;
       scores[name] = Object.fromEntries(
         CATEGORIES.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)]),

@@ -55,9 +55,12 @@ interface Measured {
   p99: number;
   errors: number;
   non2xx: number;
+  /** The server's peak resident memory so far, read after this run (which run raised it). */
+  peakMbAfter: number;
 }
 
 async function measure(
+  pid: number,
   name: string,
   connections: number,
   setup: Partial<autocannon.Options>,
@@ -84,6 +87,7 @@ async function measure(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    peakMbAfter: memoryOf(pid).peakMb,
   };
 }
 
@@ -219,10 +223,10 @@ async function main() {
     const results: Measured[] = [];
     for (const connections of connectionCounts) {
       for (const [name, setup] of targets) {
-        const measured = await measure(name, connections, setup);
+        const measured = await measure(pid, name, connections, setup);
         results.push(measured);
         process.stdout.write(
-          `${name} @${String(connections)}: ${String(measured.requestsPerSecond)} req/s, p99 ${String(measured.p99)} ms\n`,
+          `${name} @${String(connections)}: ${String(measured.requestsPerSecond)} req/s, p99 ${String(measured.p99)} ms, peak ${String(measured.peakMbAfter)} MB\n`,
         );
       }
     }
@@ -260,11 +264,11 @@ async function main() {
       "",
       `${String(report.machine.cpus)} cores, Node ${report.machine.node}, ${report.machine.database}; ${String(sizes.posts)} posts, ${String(sizes.users)} users, ${String(sizes.likes)} likes, ${String(sizes.comments)} comments (seeded in ${String(seedMs)} ms).`,
       "",
-      "| route | connections | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to ceiling |",
-      "|---|---|---|---|---|---|---|---|",
+      "| route | connections | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to ceiling | peak MB so far |",
+      "|---|---|---|---|---|---|---|---|---|",
       ...report.results.map(
         (r) =>
-          `| ${r.name} | ${String(r.connections)} | ${String(r.requestsPerSecond)} | ${String(r.p50)} | ${String(r.p99)} | ${String(r.errors)} | ${String(r.non2xx)} | ${String(r.ratioToCeiling)} |`,
+          `| ${r.name} | ${String(r.connections)} | ${String(r.requestsPerSecond)} | ${String(r.p50)} | ${String(r.p99)} | ${String(r.errors)} | ${String(r.non2xx)} | ${String(r.ratioToCeiling)} | ${String(r.peakMbAfter)} |`,
       ),
       "",
       `Start to first answer: ${String(startMs)} ms. Memory: ${String(idle.rssMb)} MB idle, ${String(peak.peakMb)} MB peak.`,
