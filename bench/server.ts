@@ -50,6 +50,12 @@ export async function startServer(
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [...startFlags(), path.join(ROOT, "dist/server/main.js")],
 ): Promise<{ child: ChildProcess; startMs: number }> {
+  // Waiting for "the first answer" means nothing if another server already answers there.
+  const taken = await get(`${base}/livez`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`something already answers on ${base}`);
   const started = performance.now();
   const child = spawn(process.execPath, nodeArgs, {
     env,
