@@ -77,6 +77,7 @@ export async function getSiteOwner(deps: CoreDeps) {
     .where("is_admin", "=", 1)
     .orderBy("created_at")
     .orderBy("id")
+    .limit(1)
     .executeTakeFirst();
   return owner ? presentProfile(deps, owner, { withEmail: false, posts: [] }) : undefined;
 }
