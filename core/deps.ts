@@ -13,6 +13,8 @@ export interface CoreDeps {
   clock: Clock;
   /** Sign-in attempts per account (shared through Redis when several instances run). */
   loginAttempts: AttemptCounter;
+  /** Told what a service let go of without failing the request (see `discardImages`). */
+  log: { warn(details: object, message: string): void };
   site: {
     title: string;
     /** Absolute base of links in mail, e.g. https://blog.example.com */

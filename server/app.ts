@@ -66,13 +66,16 @@ const loadRedis = lazyModule<{ Redis: typeof RedisClient }>("ioredis");
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Any write that succeeded may have changed what a page shows (a post, a comment, a like, a name),
- * so it moves the content version on before its answer leaves: the next request, on any instance,
- * renders afresh.
+ * Any write that may have committed may have changed what a page shows (a post, a comment, a like,
+ * a name), so it moves the content version on before its answer leaves: the next request, on any
+ * instance, renders afresh. That is every write that succeeded, and every one that failed on the
+ * server's side, which may have failed after its commit. A refused write (4xx) changed nothing, and
+ * anyone can send one: it leaves the shared renders alone.
  */
 function bumpOnWrites(server: FastifyInstance, contentVersion: ContentVersion) {
   server.addHook("onSend", async (request, reply, payload) => {
-    if (!READS.has(request.method) && reply.statusCode < 400) {
+    const mayHaveCommitted = reply.statusCode < 400 || reply.statusCode >= 500;
+    if (!READS.has(request.method) && mayHaveCommitted) {
       await contentVersion.bump().catch((error: unknown) => {
         server.log.error({ err: error }, "could not move the content version on");
       });
@@ -231,6 +234,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         server.log.info({ file, link: message.link }, "mail written to the outbox");
       },
     }),
+    log: server.log,
     site: {
       title: config.site.title,
       publicUrl: config.publicUrl,

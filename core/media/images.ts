@@ -1,4 +1,5 @@
 import type sharpModule from "sharp";
+import type { CoreDeps } from "../deps.js";
 import { invalid, tooLarge, unsupported } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
 import { lazyModule } from "../shared/lazy-module.js";
@@ -118,13 +119,29 @@ export async function deleteImages(storage: Storage, imageKeys: readonly (string
 }
 
 /**
- * Points a row at a newly stored image and deletes the files of the one it replaced. The swap is a
- * compare-and-set on the key that was read, retried when another replacement got there first, so
- * overlapping uploads never strand files. Returns false (and removes the new files) when the row
+ * Removes the files of images no row refers to (any more, or ever). Called once the change that let
+ * go of them is settled, so it cannot fail that change: if the storage refuses, the request still
+ * succeeds, the log says what was left, and the sweep removes it later (core/media/sweep.ts).
+ */
+export async function discardImages(
+  deps: Pick<CoreDeps, "storage" | "log">,
+  imageKeys: readonly (string | null)[],
+) {
+  try {
+    await deleteImages(deps.storage, imageKeys);
+  } catch (error) {
+    deps.log.warn({ err: error, imageKeys }, "image files left for the sweep: storage refused");
+  }
+}
+
+/**
+ * Points a row at a newly stored image and discards the files of the one it replaced. The swap is
+ * a compare-and-set on the key that was read, retried when another replacement got there first, so
+ * overlapping uploads never strand files. Returns false (and discards the new files) when the row
  * is gone.
  */
 export async function swapImage(
-  storage: Storage,
+  deps: Pick<CoreDeps, "storage" | "log">,
   newKey: string,
   row: {
     currentKey(): Promise<string | null | undefined>;
@@ -134,14 +151,14 @@ export async function swapImage(
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const old = await row.currentKey();
     if (old === undefined) {
-      await deleteImages(storage, [newKey]);
+      await discardImages(deps, [newKey]);
       return false;
     }
     if (await row.setKeyIf(old)) {
-      await deleteImages(storage, [old]);
+      await discardImages(deps, [old]);
       return true;
     }
   }
-  await deleteImages(storage, [newKey]);
+  await discardImages(deps, [newKey]);
   throw new Error("Image replacement lost the race 20 times");
 }

@@ -6,7 +6,7 @@ import { findCategoryByTitle } from "../categories/categories-service.js";
 import { presentComment } from "../comments/presenters.js";
 import { selectComments } from "../comments/queries.js";
 import type { CoreDeps } from "../deps.js";
-import { deleteImages, storeImage, swapImage } from "../media/images.js";
+import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
@@ -180,7 +180,7 @@ export async function createPost(deps: CoreDeps, actor: Actor, form: PostForm) {
   try {
     await deps.db.insertInto("posts").values(post).execute();
   } catch (error) {
-    await deleteImages(deps.storage, [imageKey]);
+    await discardImages(deps, [imageKey]);
     throw error;
   }
   return getPost(deps, post.id);
@@ -221,7 +221,7 @@ export async function replacePostImage(
     throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
   }
   const imageKey = await storeImage(deps.storage, image, IMAGE_REPLACE_MAX_BYTES);
-  const swapped = await swapImage(deps.storage, imageKey, {
+  const swapped = await swapImage(deps, imageKey, {
     currentKey: async () => (await findPost(deps, post.id))?.image_key,
     setKeyIf: async (expected) => {
       const result = await deps.db
@@ -242,7 +242,7 @@ export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
   const post = await requirePost(deps, id);
   if (!canDeletePost(actor, post)) throw forbidden(postMessages.deleteDenied);
   await deps.db.deleteFrom("posts").where("id", "=", post.id).execute();
-  await deleteImages(deps.storage, [post.image_key]);
+  await discardImages(deps, [post.image_key]);
   return { postId: post.id, message: postMessages.deleted };
 }
 

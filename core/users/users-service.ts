@@ -4,7 +4,7 @@ import { hashPassword } from "../auth/passwords.js";
 import { revokeUserSessions } from "../auth/sessions.js";
 import { emailKeyOf, findUserByEmail } from "../auth/auth-service.js";
 import type { CoreDeps } from "../deps.js";
-import { deleteImages, storeImage, swapImage } from "../media/images.js";
+import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
@@ -143,7 +143,7 @@ export async function setProfilePhoto(deps: CoreDeps, actor: Actor, bytes: Buffe
   if (!bytes || bytes.length === 0) throw invalid("image is required");
   const user = await requireUser(deps, actor.id);
   const photoKey = await storeImage(deps.storage, bytes, PROFILE_PHOTO_MAX_BYTES);
-  const swapped = await swapImage(deps.storage, photoKey, {
+  const swapped = await swapImage(deps, photoKey, {
     currentKey: async () => (await findUser(deps, user.id))?.photo_key,
     setKeyIf: async (expected) => {
       const result = await deps.db
@@ -192,6 +192,6 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
     await trx.deleteFrom("users").where("id", "=", user.id).execute();
     return [user.photo_key, ...posts.map((post) => post.image_key)];
   });
-  await deleteImages(deps.storage, imageKeys);
+  await discardImages(deps, imageKeys);
   return { message: actor.id === user.id ? userMessages.deleted : userMessages.deletedByAdmin };
 }
