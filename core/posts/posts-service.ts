@@ -60,6 +60,47 @@ export async function listPosts(
   return rows.map((row) => presentPostSummary(deps, row));
 }
 
+/** How many posts `listPostsInBatches` reads at a time. */
+export const POST_BATCH = 500;
+
+/**
+ * Every post of a filter, newest first, a batch at a time: a list of any length for the memory of
+ * one batch. Each batch continues after the last post of the one before (by time, then id), so a
+ * post written meanwhile is neither repeated nor skipped over.
+ */
+export async function* listPostsInBatches(
+  deps: CoreDeps,
+  filter: PostFilter,
+  batchSize = POST_BATCH,
+): AsyncGenerator<ReturnType<typeof presentPostSummary>[]> {
+  let after: { createdAt: string; id: string } | undefined;
+  for (;;) {
+    let ids = deps.db
+      .selectFrom("posts")
+      .select("id")
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(batchSize);
+    if (filter.category !== undefined) ids = ids.where("category", "=", filter.category);
+    if (filter.userId !== undefined) ids = ids.where("user_id", "=", filter.userId);
+    if (after) {
+      const { createdAt, id } = after;
+      ids = ids.where((eb) =>
+        eb.or([
+          eb("created_at", "<", createdAt),
+          eb.and([eb("created_at", "=", createdAt), eb("id", "<", id)]),
+        ]),
+      );
+    }
+    const rows = await selectPostSummaries(deps.db).where("posts.id", "in", ids).execute();
+    const last = rows.at(-1);
+    if (!last) return;
+    yield rows.map((row) => presentPostSummary(deps, row));
+    if (rows.length < batchSize) return;
+    after = { createdAt: last.created_at, id: last.id };
+  }
+}
+
 /** Every post's id and last change, newest first: what a sitemap lists. */
 export function listPostStamps(deps: Pick<CoreDeps, "db">) {
   return deps.db

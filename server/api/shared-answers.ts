@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ContentVersion } from "../web/content-version.js";
-import { etagOf, sendShared, type PageCache } from "../web/page-cache.js";
+import { etagOf, sendShared, type CachedPage, type PageCache } from "../web/page-cache.js";
 
 /**
  * The public reads whose answer is the same for everyone, signed in or not: the lists and a post.
@@ -24,9 +24,9 @@ export function registerSharedAnswers(
   const { cache, contentVersion } = shared;
   const versions = new WeakMap<FastifyRequest, string>();
   // The requests making an answer others wait for; released once it is kept (or cannot be).
-  const making = new WeakMap<FastifyRequest, () => void>();
-  const release = (request: FastifyRequest) => {
-    making.get(request)?.();
+  const making = new WeakMap<FastifyRequest, (made?: CachedPage) => void>();
+  const release = (request: FastifyRequest, made?: CachedPage) => {
+    making.get(request)?.(made);
     making.delete(request);
   };
   const isShared = (request: FastifyRequest) =>
@@ -64,7 +64,7 @@ export function registerSharedAnswers(
       return payload;
     }
     const body = Buffer.from(payload);
-    const answer = {
+    const answer: CachedPage = {
       version,
       storedAt: Date.now(),
       contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
@@ -74,7 +74,7 @@ export function registerSharedAnswers(
       encoded: new Map(),
     };
     cache.set(request.url, answer);
-    release(request);
+    release(request, answer);
     void reply.headers(SHARED_API_HEADERS).header("etag", answer.etag);
     return payload;
   });

@@ -30,7 +30,7 @@ export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
   private bytes = 0;
   /** Answers being made right now, by key and version: the others asking wait for them. */
-  private readonly making = new Map<string, Promise<void>>();
+  private readonly making = new Map<string, Promise<CachedPage | undefined>>();
 
   constructor(private readonly options: PageCacheOptions) {}
 
@@ -49,27 +49,30 @@ export class PageCache {
 
   /**
    * Waits for an answer to `key` under `version` that another request is making, then returns it
-   * from the cache (undefined if none was being made, or it could not be kept). After a write,
-   * fifty readers of the same page then cost one render, not fifty at once.
+   * (undefined if none was being made, or it failed). After a write, fifty readers of the same page
+   * then cost one render, not fifty at once; and an answer too large to keep (the whole posts list
+   * of a big site) is still made once for all who asked while it was being made.
    */
   async whenMade(key: string, version: string): Promise<CachedPage | undefined> {
     const making = this.making.get(`${version}\n${key}`);
     if (!making) return undefined;
-    await making;
-    return this.get(key, version, Date.now());
+    return (await making) ?? this.get(key, version, Date.now());
   }
 
-  /** Says this request is making `key` under `version`; call the result once done, kept or not. */
-  startMaking(key: string, version: string): () => void {
+  /**
+   * Says this request is making `key` under `version`; call the result once done, with the answer
+   * when there is one to share (kept or not), or with nothing when it failed.
+   */
+  startMaking(key: string, version: string): (made?: CachedPage) => void {
     const flight = `${version}\n${key}`;
-    let done: (() => void) | undefined;
-    const making = new Promise<void>((resolve) => {
+    let done: ((made: CachedPage | undefined) => void) | undefined;
+    const making = new Promise<CachedPage | undefined>((resolve) => {
       done = resolve;
     });
     this.making.set(flight, making);
-    return () => {
+    return (made) => {
       if (this.making.get(flight) === making) this.making.delete(flight);
-      done?.();
+      done?.(made);
     };
   }
 
@@ -99,11 +102,9 @@ export class PageCache {
             },
           })
         : zlib.gzipSync(entry.body, { level: 6 });
-    // Only an entry still in the cache grows it (one pushed out meanwhile is just answered).
-    if (this.entries.get(key) === entry) {
-      entry.encoded.set(encoding, encoded);
-      this.bytes += encoded.length;
-    }
+    // Kept with the entry for whoever else holds it; only an entry in the cache counts in its budget.
+    entry.encoded.set(encoding, encoded);
+    if (this.entries.get(key) === entry) this.bytes += encoded.length;
     return encoded;
   }
 

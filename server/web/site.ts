@@ -16,7 +16,7 @@ import { imageOrigins as imageOriginsOf, type Config } from "../config.js";
 import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
 import { FLASH_COOKIE } from "../../app/features/flash.server.js";
 import type { ContentVersion } from "./content-version.js";
-import { renderSlots } from "./render-slots.js";
+import { workSlots } from "../slots.js";
 import {
   etagOf,
   inlineScriptHashes,
@@ -185,7 +185,7 @@ export async function registerWebSite(
   const secureCookies = siteOrigin.startsWith("https:");
   const sessionCookie = sessionCookieName(secureCookies);
   const { cache, contentVersion } = shared;
-  const rendering = renderSlots(Math.max(2, availableParallelism() * 2));
+  const rendering = workSlots(Math.max(2, availableParallelism() * 2));
 
   const renderPage: RenderPage = async (request, reply) => {
     const url = new URL(request.url, siteOrigin);
@@ -220,7 +220,7 @@ export async function registerWebSite(
       if (!reply.raw.writableFinished) controller.abort();
     });
     const viewer = await viewerOf(deps, request, secureCookies);
-    const { response, body } = await rendering(async () => {
+    const { response, body } = await rendering.run(async () => {
       const answer = await handle(toWebRequest(request, siteOrigin, controller.signal), {
         deps,
         site,

@@ -54,6 +54,21 @@ describe("PageCache: answers being made", () => {
     expect(await settled(cache.whenMade("/", "v1"))).toBe(true);
   });
 
+  it("gives waiters an answer too large to keep, made once for all of them", async () => {
+    const cache = new PageCache({ maxBytes: 8_000, maxAgeMs: 60_000 });
+    const done = cache.startMaking("/api/posts", "v1");
+    const waiting = [cache.whenMade("/api/posts", "v1"), cache.whenMade("/api/posts", "v1")];
+    const everything = pageOf("v1", "x".repeat(5_000));
+    cache.set("/api/posts", everything);
+    expect(cache.size.entries).toBe(0);
+    done(everything);
+    expect(await Promise.all(waiting)).toEqual([everything, everything]);
+    // Compressed once for all who hold it, without counting in the budget of a cache it is not in.
+    const first = cache.encode("/api/posts", everything, "gzip");
+    expect(cache.encode("/api/posts", everything, "gzip")).toBe(first);
+    expect(cache.size.bytes).toBe(0);
+  });
+
   it("keeps other pages and other versions out of the wait", async () => {
     const cache = cacheOf();
     const done = cache.startMaking("/", "v1");

@@ -7,21 +7,41 @@ import {
   deletePost,
   getPost,
   listPosts,
+  listPostsInBatches,
   replacePostImage,
   toggleLike,
   updatePost,
 } from "../../../core/posts/posts-service.js";
 import { requireSignedIn } from "../../plugins/auth.js";
 import { readImageForm } from "../../plugins/uploads.js";
+import { workSlots } from "../../slots.js";
+import { jsonArrayStream } from "../json-stream.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
 
 type IdParams = { Params: { id: string } };
 
 export function postRoutes(app: FastifyInstance, deps: CoreDeps) {
-  app.get("/api/posts", (request) => {
+  // Whole lists are the heaviest answers there are (10 MB for 10,000 posts, compressed on the way):
+  // one at a time, the rest wait their turn, so a crowd asking for them cannot exhaust the memory
+  // (several at once finish no sooner: the work is JSON and compression, on the CPU).
+  const wholeLists = workSlots(1);
+
+  app.get("/api/posts", async (request, reply) => {
     const { pageNumber, category } = readPageQuery(request.query);
-    return listPosts(deps, { category }, pageNumber);
+    if (pageNumber !== undefined) return listPosts(deps, { category }, pageNumber);
+    // Every post (the admin table's call): sent as it is read, a batch at a time, so the answer
+    // holds one batch in memory however many posts the site has.
+    const release = await wholeLists.acquire();
+    // A client that left while waiting for its turn is not answered.
+    if (request.socket.destroyed) {
+      release();
+      return reply.hijack();
+    }
+    // Freed once the answer is over, however it ends: sent, failed, or its client gone.
+    reply.raw.once("close", release);
+    const list = await jsonArrayStream(listPostsInBatches(deps, { category }));
+    return reply.type("application/json; charset=utf-8").send(list);
   });
 
   app.get("/api/posts/count", () => countPosts(deps));

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { workSlots } from "../../server/slots.js";
+
+describe("workSlots", () => {
+  it("runs at most its number of tasks at once, the rest in the order they came", async () => {
+    const { run } = workSlots(2);
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const task = (n: number) =>
+      run(async () => {
+        started.push(n);
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return n;
+      });
+    const results = await Promise.all([1, 2, 3, 4, 5].map(task));
+    expect(results).toEqual([1, 2, 3, 4, 5]);
+    expect(most).toBe(2);
+    expect(started).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("frees the slot of a task that fails", async () => {
+    const { run } = workSlots(1);
+    await expect(run(() => Promise.reject(new Error("render failed")))).rejects.toThrow();
+    await expect(run(() => Promise.resolve("next"))).resolves.toBe("next");
+  });
+
+  it("holds a slot until it is released, once, however often release is called", async () => {
+    const { acquire } = workSlots(1);
+    const first = await acquire();
+    let second: (() => void) | undefined;
+    const waiting = acquire().then((release) => (second = release));
+    let third: (() => void) | undefined;
+    const alsoWaiting = acquire().then((release) => (third = release));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second).toBeUndefined();
+
+    first();
+    first();
+    await waiting;
+    await new Promise((resolve) => setImmediate(resolve));
+    // A second release of the first slot did not let the third in beside the second.
+    expect(third).toBeUndefined();
+    second?.();
+    await alsoWaiting;
+    expect(third).toBeDefined();
+  });
+});
