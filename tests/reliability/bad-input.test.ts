@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
-import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
+import { addCategory, addComment, addPost, orphanImageFolders } from "../support/post-fixtures.js";
 import { failOnServerErrors } from "../support/server-errors.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -42,7 +42,7 @@ const RUNS = 60;
 /** Everything stored, as one digest: a rejected request must leave it as it was. */
 async function stored() {
   const db = server.app.deps.db;
-  const [users, posts, comments, likes, categories] = await Promise.all([
+  const [users, posts, comments, likes, categories, sessions, tokens] = await Promise.all([
     // Image keys aside: a multipart body with a real image part may replace one, as it should.
     db
       .selectFrom("users")
@@ -57,11 +57,22 @@ async function stored() {
     db.selectFrom("comments").selectAll().orderBy("id").execute(),
     db.selectFrom("likes").selectAll().orderBy("post_id").orderBy("user_id").execute(),
     db.selectFrom("categories").selectAll().orderBy("id").execute(),
+    db.selectFrom("sessions").selectAll().orderBy("id").execute(),
+    db.selectFrom("verification_tokens").selectAll().orderBy("id").execute(),
   ]);
   const digest = createHash("sha256")
-    .update(JSON.stringify({ users, posts, comments, likes, categories }))
+    .update(JSON.stringify({ users, posts, comments, likes, categories, sessions, tokens }))
     .digest("hex");
-  return { digest, posts: posts.length, comments: comments.length, likes: likes.length };
+  return {
+    digest,
+    posts: posts.length,
+    comments: comments.length,
+    likes: likes.length,
+    sessions: sessions.length,
+    tokens: tokens.length,
+    // Image files no row refers to: what a rejected upload would leave behind.
+    strayImages: await orphanImageFolders(server),
+  };
 }
 
 const LEAKS = [
