@@ -221,8 +221,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     loginAttempts: !config.rateLimits
       ? uncountedAttempts
       : redis
-        ? redisAttemptCounter(redis, config.redisPrefix, (error) => {
-            server.log.warn({ err: error }, "sign-in attempts not counted: redis unavailable");
+        ? redisAttemptCounter(redis, {
+            prefix: config.redisPrefix,
+            name: "login-failures",
+            fallback: memoryAttemptCounter(clock),
+            onError: (error) => {
+              server.log.warn(
+                { err: error },
+                "sign-in attempts counted by this instance only: redis unavailable",
+              );
+            },
           })
         : memoryAttemptCounter(clock),
     storage: s3 ?? createLocalStorage(uploadsDir, `${config.publicUrl}/uploads`),
@@ -289,17 +297,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await server.register(rateLimit, {
       global: false,
       // One count per limit and address, shared by its routes, its page forms and (through Redis)
-      // every instance; if Redis fails, the request goes on uncounted rather than failing.
+      // every instance; while Redis is away, each instance counts on its own.
       store: sharedLimitStore(
         redis
-          ? redisAttemptCounter(
-              redis,
-              config.redisPrefix,
-              (error) => {
-                server.log.warn({ err: error }, "rate limit not counted: redis unavailable");
+          ? redisAttemptCounter(redis, {
+              prefix: config.redisPrefix,
+              name: "rate-limit",
+              fallback: memoryAttemptCounter(clock),
+              onError: (error) => {
+                server.log.warn(
+                  { err: error },
+                  "rate limit counted by this instance only: redis unavailable",
+                );
               },
-              "rate-limit",
-            )
+            })
           : memoryAttemptCounter(clock),
       ),
       errorResponseBuilder: (_request, context) => ({

@@ -60,14 +60,20 @@ return {count, redis.call('PTTL', KEYS[1])}
 
 /**
  * Counters every instance shares. Keys sit under `prefix` and `name` and carry a hash of the
- * counted key, so no e-mail address or IP address is written to Redis.
+ * counted key, so no e-mail address or IP address is written to Redis. While Redis cannot be
+ * reached, `fallback` (this process's own counters) counts instead: each instance then limits on
+ * its own, which is weaker than one shared count but far from no limit at all.
  */
 export function redisAttemptCounter(
   redis: Redis,
-  prefix: string,
-  onError: (error: unknown) => void,
-  name = "login-failures",
+  options: {
+    prefix: string;
+    name: string;
+    fallback: AttemptCounter;
+    onError: (error: unknown) => void;
+  },
 ): AttemptCounter {
+  const { prefix, name, fallback, onError } = options;
   const keyOf = (key: string) =>
     `${prefix}${name}:${createHash("sha256").update(key).digest("base64url")}`;
   return {
@@ -78,14 +84,12 @@ export function redisAttemptCounter(
         if (count === undefined || ttl === undefined) throw new Error("unexpected Redis reply");
         return { count, resetInMs: Math.max(0, ttl) };
       } catch (error) {
-        // Redis away: the request goes on, uncounted; for sign-in, a slow password hash still
-        // holds guessing back. The log says so.
         onError(error);
-        return { count: 0, resetInMs: 0 };
+        return fallback.hit(key, windowMs);
       }
     },
     async clear(key) {
-      await redis.del(keyOf(key)).catch(onError);
+      await Promise.all([redis.del(keyOf(key)).catch(onError), fallback.clear(key)]);
     },
   };
 }

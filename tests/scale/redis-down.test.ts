@@ -5,8 +5,9 @@ import { addCategory, addPost, type PostDetail } from "../support/post-fixtures.
 import { freePort, startTestServer, type TestServer } from "../support/test-server.js";
 
 // REDIS_URL names a Redis that does not answer (it went away, or never came): the site keeps
-// working without shared counters and caches, each answer held up a second at most, and the
-// log says why. Needs no Redis, so it runs everywhere.
+// working without shared counters and caches, each answer held up a second at most, its limits
+// counted by the instance alone meanwhile, and the log says why. Needs no Redis, so it runs
+// everywhere.
 
 let server: TestServer;
 let api: Client;
@@ -18,6 +19,8 @@ beforeAll(async () => {
   server = await startTestServer({
     REDIS_URL: `redis://127.0.0.1:${String(deadPort)}`,
     RATE_LIMITS: "on",
+    // Tests below sign in from addresses of their own, apart from the per-address sign-in limit.
+    TRUST_PROXY: "true",
   });
   api = client(server.url);
   const admin = await signInAdmin(server, api);
@@ -57,15 +60,52 @@ describe("with REDIS_URL set but Redis unreachable", () => {
     expect(detail.body.likes.map((user) => user._id)).toContain(member.id);
   }, 60_000);
 
-  it("still refuses a wrong password with the usual answer, and logs why nothing was counted", async () => {
+  it("still refuses a wrong password with the usual answer, and logs where it was counted", async () => {
     const wrong = await quickly(() =>
       api.post("/api/auth/login", { email: member.email, password: "Wrong-pass1!" }),
     );
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ message: "Invalid email or password" });
     const warnings = server.logs.filter((line) => line.includes('"level":40'));
-    expect(warnings.some((line) => line.includes("sign-in attempts not counted"))).toBe(true);
+    expect(
+      warnings.some((line) => line.includes("sign-in attempts counted by this instance only")),
+    ).toBe(true);
     // No answer leaked the Redis error.
     expect(JSON.stringify(wrong.body)).not.toMatch(/redis|ECONNREFUSED/i);
+  }, 30_000);
+
+  it("keeps locking an account after its failed sign-ins, counted by this instance", async () => {
+    const target = await buildUser(server, api);
+    const from = { headers: { "x-forwarded-for": "203.0.113.7" } };
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const wrong = await api.post(
+        "/api/auth/login",
+        { email: target.email, password: "Wrong-pass1!" },
+        from,
+      );
+      expect(wrong.status, `attempt ${String(attempt)}`).toBe(400);
+    }
+    const locked = await api.post<{ message: string }>(
+      "/api/auth/login",
+      { email: target.email, password: target.password },
+      from,
+    );
+    expect(locked.status).toBe(429);
+    expect(locked.body.message).toMatch(/^Too many failed sign-in attempts for this account/);
+  }, 30_000);
+
+  it("keeps the per-address limits, counted by this instance", async () => {
+    const statuses: number[] = [];
+    for (let request = 0; request < 6; request += 1) {
+      const reply = await api.post("/api/password/reset-password-link", {
+        email: "someone@example.com",
+      });
+      statuses.push(reply.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const warnings = server.logs.filter((line) => line.includes('"level":40'));
+    expect(warnings.some((line) => line.includes("rate limit counted by this instance only"))).toBe(
+      true,
+    );
   }, 30_000);
 });
