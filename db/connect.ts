@@ -13,6 +13,7 @@ import {
 import type pgModule from "pg";
 import { lazyModule } from "../core/shared/lazy-module.js";
 import { initial } from "./migrations/001-initial.js";
+import { lookupIndexes } from "./migrations/002-lookup-indexes.js";
 import type { Database } from "./schema.js";
 import { StripNulPlugin } from "./strip-nul.js";
 
@@ -47,7 +48,8 @@ function queryLog(options: DatabaseOptions): { log?: (event: LogEvent) => void }
 const loadPg = lazyModule<typeof pgModule>("pg");
 
 const migrations: MigrationProvider = {
-  getMigrations: () => Promise.resolve({ "001-initial": initial }),
+  getMigrations: () =>
+    Promise.resolve({ "001-initial": initial, "002-lookup-indexes": lookupIndexes }),
 };
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {

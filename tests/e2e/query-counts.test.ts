@@ -1,3 +1,5 @@
+import path from "node:path";
+import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
@@ -104,6 +106,42 @@ describe("queries per page", () => {
     expect(large).toEqual(small);
     for (const [path, count] of Object.entries(large)) {
       expect(count, path).toBeLessThanOrEqual(MOST_QUERIES);
+    }
+  });
+
+  it("read every table of a public page or paged list through an index, never a whole table", async () => {
+    const post = await addPost(api, author, { title: "Planned", category: "Travel" });
+    const paths = [
+      "/",
+      "/posts?page=2",
+      `/posts/details/${post._id}`,
+      "/posts/categories/Travel",
+      `/profile/${author.id}`,
+      "/api/posts?pageNumber=2",
+      "/api/posts?pageNumber=1&category=Travel",
+      `/api/posts/${post._id}`,
+      `/api/users/user/${author.id}?pageNumber=1`,
+      `/api/users/profile/${author.id}`,
+      "/api/categories/category/Travel?pageNumber=1",
+    ];
+    const sqlite = new SQLite(path.join(server.dataDir, "blog.db"), { readonly: true });
+    try {
+      for (const page of paths) {
+        for (const sql of new Set(await queriesOf(page))) {
+          const parameters = Array.from(sql.matchAll(/\?/g), () => null);
+          const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as {
+            detail: string;
+          }[];
+          // "SCAN t" alone reads every row of t; "SCAN t USING INDEX" walks an index in order.
+          // The categories are the one table read whole: the menu lists them all, and they are few.
+          const wholeTables = plan
+            .map((step) => step.detail)
+            .filter((step) => /^SCAN (?!categories\b)\w+$/.test(step));
+          expect(wholeTables, `${page}: ${sql}`).toEqual([]);
+        }
+      }
+    } finally {
+      sqlite.close();
     }
   });
 });
