@@ -41,6 +41,7 @@ import { sharedLimitStore } from "./plugins/rate-limit-store.js";
 import { requestSerializer } from "./plugins/logging.js";
 import {
   memoryContentVersion,
+  unknownContentVersion,
   redisContentVersion,
   type ContentVersion,
 } from "./web/content-version.js";
@@ -274,11 +275,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
   // Shared answers: registered before compression, so they keep (and compress once) the plain body.
-  const contentVersion = redis
-    ? redisContentVersion(redis, `${config.redisPrefix}content-version`, (error) => {
-        server.log.warn({ err: error }, "content version unavailable; answering without the cache");
-      })
-    : memoryContentVersion();
+  const contentVersion = !config.pageCache
+    ? unknownContentVersion
+    : redis
+      ? redisContentVersion(redis, `${config.redisPrefix}content-version`, (error) => {
+          server.log.warn(
+            { err: error },
+            "content version unavailable; answering without the cache",
+          );
+        })
+      : memoryContentVersion();
   bumpOnWrites(server, contentVersion);
   const shared = {
     cache: new PageCache({ maxBytes: 32 * 1024 * 1024, maxAgeMs: 30_000 }),

@@ -50,6 +50,10 @@ const EnvSchema = z.object({
     blankAsUnset,
     z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   ),
+  PAGE_CACHE: z.preprocess(
+    blankAsUnset,
+    z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  ),
   REDIS_URL: url(["redis:", "rediss:"], "redis://127.0.0.1:6379"),
   REDIS_PREFIX: z.preprocess(
     blankAsUnset,
@@ -105,6 +109,8 @@ export interface Config {
   admin: { email: string | undefined; password: string | undefined };
   mail: { smtpUrl: string | undefined; from: string };
   rateLimits: boolean;
+  /** Whether renders of anonymous pages and public reads are shared until content changes. */
+  pageCache: boolean;
   redisUrl: string | undefined;
   /** Start of every key this site writes to Redis, so several sites can share one server. */
   redisPrefix: string;
@@ -182,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: e.MAIL_FROM ?? `"${e.SITE_TITLE}" <no-reply@${new URL(publicUrl).hostname}>`,
     },
     rateLimits: e.RATE_LIMITS === "on",
+    pageCache: e.PAGE_CACHE === "on",
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

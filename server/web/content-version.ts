@@ -12,6 +12,12 @@ export interface ContentVersion {
   bump(): Promise<void>;
 }
 
+/** `PAGE_CACHE=off`: the version is never known, so every page and read is made afresh. */
+export const unknownContentVersion: ContentVersion = {
+  current: () => Promise.resolve(undefined),
+  bump: () => Promise.resolve(),
+};
+
 export function memoryContentVersion(): ContentVersion {
   let version = 0;
   return {

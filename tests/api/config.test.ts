@@ -28,6 +28,7 @@ describe("loadConfig", () => {
     [{ PUBLIC_URL: "blog.example.com" }, "PUBLIC_URL"],
     [{ PUBLIC_URL: "javascript:alert(1)" }, "PUBLIC_URL"],
     [{ RATE_LIMITS: "maybe" }, "RATE_LIMITS"],
+    [{ PAGE_CACHE: "sometimes" }, "PAGE_CACHE"],
     [{ REDIS_URL: "localhost:6379" }, "REDIS_URL"],
     [{ SMTP_URL: "mail.example.com" }, "SMTP_URL"],
     [{ ADMIN_EMAIL: "root" }, "ADMIN_EMAIL"],
@@ -52,13 +53,14 @@ describe("loadConfig", () => {
   });
 
   it("has working defaults, and treats empty values as unset", () => {
-    const config = loadConfig({ PORT: "", HOST: "", RATE_LIMITS: "" });
+    const config = loadConfig({ PORT: "", HOST: "", RATE_LIMITS: "", PAGE_CACHE: "" });
     expect(config).toMatchObject({
       port: 3000,
       host: "0.0.0.0",
       publicUrl: "http://localhost:3000",
       databaseUrl: undefined,
       rateLimits: true,
+      pageCache: true,
     });
     expect(config.dataDir).toBe(path.resolve("data"));
     expect(loadConfig({ PUBLIC_URL: "https://blog.example.com/" }).publicUrl).toBe(

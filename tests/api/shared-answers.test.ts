@@ -128,3 +128,25 @@ describe("many readers of the same answer at once", () => {
     expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404]);
   });
 });
+
+describe("with PAGE_CACHE=off", () => {
+  let uncached: TestServer;
+  const ran: string[] = [];
+  beforeAll(async () => {
+    uncached = await startTestServer({ PAGE_CACHE: "off" }, { onQuery: (sql) => ran.push(sql) });
+  });
+  afterAll(() => uncached.close());
+
+  it("reads the database for every request, and sends no validator of a kept answer", async () => {
+    for (const path of ["/api/posts?pageNumber=1", "/api/categories", "/api/posts/count"]) {
+      const first = await fetch(`${uncached.url}${path}`);
+      expect(first.status, path).toBe(200);
+      await first.arrayBuffer();
+      ran.length = 0;
+      const second = await fetch(`${uncached.url}${path}`);
+      await second.arrayBuffer();
+      expect(ran.length, path).toBeGreaterThan(0);
+      expect(second.headers.get("etag"), path).toBeNull();
+    }
+  });
+});
