@@ -26,6 +26,7 @@ const { values: options } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "10,50" },
     port: { type: "string", default: "3900" },
+    runs: { type: "string", default: "1" },
     "skip-build": { type: "boolean", default: false },
   },
 });
@@ -85,7 +86,8 @@ async function measure(
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
+    // autocannon counts a timeout among the errors too.
+    errors: result.errors,
     non2xx: result.non2xx,
     peakMbAfter: memoryOf(pid).peakMb,
   };
@@ -112,6 +114,27 @@ async function pageWeight(pathname: string) {
   };
 }
 
+/** The server's own measurements of one run: start-up, memory, and every route's figures. */
+interface Run {
+  startMs: number;
+  idleMb: number;
+  peakMb: number;
+  /** Resident memory 10 s after the cached pass, once the load has stopped. */
+  settledMb: number;
+  results: Measured[];
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : Math.round(((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2);
+};
+const spread = (values: number[]) =>
+  values.length > 1 ? ` (${String(Math.min(...values))}-${String(Math.max(...values))})` : "";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function main() {
   if (!options["skip-build"])
     execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
@@ -124,8 +147,20 @@ async function main() {
     likes: num("likes"),
     comments: num("comments"),
   };
+  const runs = Math.max(1, num("runs"));
   const database = openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   await migrateToLatest(database.db);
+  const existing = await database.db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
+  if (Number(existing.n) > 0) {
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(
+      "DATABASE_URL names a database that already has users: give the bench an empty one",
+    );
+  }
   const seedStarted = performance.now();
   await seedDemo(
     database.db,
@@ -138,6 +173,14 @@ async function main() {
     .select("email")
     .where("is_admin", "=", 0)
     .executeTakeFirstOrThrow();
+  const [newest] = await database.db
+    .selectFrom("posts")
+    .select("id")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .execute();
+  const postId = newest?.id ?? "";
   await database.close();
 
   const env = {
@@ -152,60 +195,78 @@ async function main() {
     ADMIN_PASSWORD: "Bench-Admin1!",
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   };
-  const { child, startMs } = await startServer(base, env);
-  const pid = child.pid ?? 0;
-  try {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const idle = memoryOf(pid);
+  // Page 1000 of the default 10,000 posts; the last page of a smaller set.
+  const deepPage = Math.min(1000, Math.max(1, Math.ceil(sizes.posts / 6)));
 
-    const posts = JSON.parse((await get(`${base}/api/posts?pageNumber=1`)).body) as {
-      _id: string;
-    }[];
-    const postId = posts[0]?._id ?? "";
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: member.email, password: DEMO_PASSWORD }),
-    });
-    const { token } = (await login.json()) as { token: string };
+  /** Measures `targets` at each of `connections` against a server started with `extraEnv`. */
+  async function pass(
+    extraEnv: Record<string, string>,
+    connections: number[],
+    targetsOf: (token: string) => [string, Partial<autocannon.Options>][],
+  ) {
+    const { child, startMs } = await startServer(base, { ...env, ...extraEnv });
+    const pid = child.pid ?? 0;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await sleep(1000);
+      const idle = memoryOf(pid);
+      const login = await fetch(`${base}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: member.email, password: DEMO_PASSWORD }),
+      });
+      const { token } = (await login.json()) as { token: string };
+      const results: Measured[] = [];
+      for (const count of connections) {
+        for (const [name, setup] of targetsOf(token)) {
+          const measured = await measure(pid, name, count, setup);
+          results.push(measured);
+          process.stdout.write(
+            `${name} @${String(count)}: ${String(measured.requestsPerSecond)} req/s, p99 ${String(measured.p99)} ms, peak ${String(measured.peakMbAfter)} MB\n`,
+          );
+        }
+      }
+      await sleep(10_000);
+      const settled = memoryOf(pid);
+      return { startMs, idle, peak: settled, settled, results };
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
+  }
+
+  const cachedTargets = (token: string): [string, Partial<autocannon.Options>][] => {
     const auth = { authorization: `Bearer ${token}` };
     const authJson = { ...auth, "content-type": "application/json" };
     // The web site's session cookie carries the same token; a signed-in page is rendered every time.
     const signedIn = { cookie: `session=${token}` };
-    // Page 1000 of the default 10,000 posts; the last page of a smaller set.
-    const deepPage = Math.min(1000, Math.max(1, Math.ceil(sizes.posts / 6)));
-
-    const targets: [string, Partial<autocannon.Options>][] = [
-      ["ceiling GET /livez", { requests: [{ method: "GET", path: "/livez" }] }],
-      ["HTML /", { requests: [{ method: "GET", path: "/" }] }],
-      ["HTML /posts?page=2", { requests: [{ method: "GET", path: "/posts?page=2" }] }],
-      [
-        "HTML /posts/details/{id}",
-        { requests: [{ method: "GET", path: `/posts/details/${postId}` }] },
-      ],
-      [
-        "HTML / signed in (rendered each time)",
-        { requests: [{ method: "GET", path: "/", headers: signedIn }] },
-      ],
+    const get = (pathname: string, headers?: Record<string, string>) => ({
+      requests: [{ method: "GET" as const, path: pathname, ...(headers ? { headers } : {}) }],
+    });
+    return [
+      ["ceiling GET /livez", get("/livez")],
+      ["HTML /", get("/")],
+      ["HTML /posts?page=2", get("/posts?page=2")],
+      ["HTML /posts/details/{id}", get(`/posts/details/${postId}`)],
+      ["HTML / signed in (rendered each time)", get("/", signedIn)],
       [
         "HTML /posts/details/{id} signed in (rendered each time)",
-        { requests: [{ method: "GET", path: `/posts/details/${postId}`, headers: signedIn }] },
+        get(`/posts/details/${postId}`, signedIn),
       ],
-      [
-        "JSON /api/posts?pageNumber=1",
-        { requests: [{ method: "GET", path: "/api/posts?pageNumber=1" }] },
-      ],
+      ["JSON /api/posts?pageNumber=1", get("/api/posts?pageNumber=1")],
       [
         `JSON /api/posts?pageNumber=${String(deepPage)}`,
-        { requests: [{ method: "GET", path: `/api/posts?pageNumber=${String(deepPage)}` }] },
+        get(`/api/posts?pageNumber=${String(deepPage)}`),
       ],
-      ["JSON /api/posts/{id}", { requests: [{ method: "GET", path: `/api/posts/${postId}` }] }],
+      ["JSON /api/posts/{id}", get(`/api/posts/${postId}`)],
       [
-        "mixed (anonymous pages; signed-in reads, likes, comments)",
+        "mixed (anonymous and signed-in pages, API reads, likes, comments)",
         {
           requests: [
             { method: "GET", path: "/" },
             { method: "GET", path: `/posts/details/${postId}` },
+            { method: "GET", path: "/", headers: signedIn },
+            { method: "GET", path: `/posts/details/${postId}`, headers: signedIn },
             { method: "GET", path: "/api/posts?pageNumber=1", headers: auth },
             { method: "GET", path: `/api/posts/${postId}`, headers: auth },
             { method: "PUT", path: `/api/posts/like/${postId}`, headers: auth },
@@ -219,74 +280,129 @@ async function main() {
           ],
         },
       ],
+      [`JSON /api/posts (all ${String(sizes.posts)} posts, streamed)`, get("/api/posts")],
     ];
-    const results: Measured[] = [];
-    for (const connections of connectionCounts) {
-      for (const [name, setup] of targets) {
-        const measured = await measure(pid, name, connections, setup);
-        results.push(measured);
-        process.stdout.write(
-          `${name} @${String(connections)}: ${String(measured.requestsPerSecond)} req/s, p99 ${String(measured.p99)} ms, peak ${String(measured.peakMbAfter)} MB\n`,
-        );
-      }
-    }
-    const peak = memoryOf(pid);
-    const weights = [await pageWeight("/"), await pageWeight(`/posts/details/${postId}`)];
+  };
+  // With PAGE_CACHE=off every request reads the database and renders: what a page really costs.
+  const uncachedTargets = (): [string, Partial<autocannon.Options>][] =>
+    [
+      "/",
+      "/posts?page=2",
+      `/posts/details/${postId}`,
+      "/api/posts?pageNumber=1",
+      `/api/posts?pageNumber=${String(deepPage)}`,
+      `/api/posts/${postId}`,
+    ].map((pathname) => [
+      `${pathname.startsWith("/api") ? "JSON" : "HTML"} ${pathname.replace(postId, "{id}")} uncached`,
+      { requests: [{ method: "GET", path: pathname }] },
+    ]);
 
-    const ceilingOf = (connections: number) =>
-      results.find((r) => r.connections === connections && r.name.startsWith("ceiling"))
-        ?.requestsPerSecond ?? 1;
-    const report = {
-      date: new Date().toISOString(),
-      machine: {
-        cpus: os.cpus().length,
-        node: process.version,
-        database: process.env.DATABASE_URL ? "postgres" : "sqlite",
-      },
-      sizes,
-      seedMs,
-      startToFirstAnswerMs: startMs,
-      memory: { idleMb: idle.rssMb, peakMb: peak.peakMb },
-      results: results.map((r) => ({
-        ...r,
-        ratioToCeiling: Math.round((r.requestsPerSecond / ceilingOf(r.connections)) * 100) / 100,
-      })),
-      pageWeight: weights,
-    };
-    const out = path.join(ROOT, "bench", "results");
-    mkdirSync(out, { recursive: true });
-    writeFileSync(
-      path.join(out, `${report.date.replace(/[:.]/g, "-")}.json`),
-      JSON.stringify(report, null, 2),
-    );
-    const lines = [
-      `# Benchmark, ${report.date}`,
-      "",
-      `${String(report.machine.cpus)} cores, Node ${report.machine.node}, ${report.machine.database}; ${String(sizes.posts)} posts, ${String(sizes.users)} users, ${String(sizes.likes)} likes, ${String(sizes.comments)} comments (seeded in ${String(seedMs)} ms).`,
-      "",
-      "| route | connections | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to ceiling | peak MB so far |",
-      "|---|---|---|---|---|---|---|---|---|",
-      ...report.results.map(
-        (r) =>
-          `| ${r.name} | ${String(r.connections)} | ${String(r.requestsPerSecond)} | ${String(r.p50)} | ${String(r.p99)} | ${String(r.errors)} | ${String(r.non2xx)} | ${String(r.ratioToCeiling)} | ${String(r.peakMbAfter)} |`,
-      ),
-      "",
-      `Start to first answer: ${String(startMs)} ms. Memory: ${String(idle.rssMb)} MB idle, ${String(peak.peakMb)} MB peak.`,
-      "",
-      "| page | compressed HTML + CSS + JS | requests | HTML encoding |",
-      "|---|---|---|---|",
-      ...weights.map(
-        (w) =>
-          `| ${w.page.startsWith("/posts") ? "post page" : "home"} | ${String(w.kb)} KB | ${String(w.requests)} | ${w.encoding} |`,
-      ),
-      "",
-    ];
-    writeFileSync(path.join(out, "latest.md"), lines.join("\n"));
-    process.stdout.write(`\n${lines.join("\n")}\n`);
+  const done: Run[] = [];
+  let weights: Awaited<ReturnType<typeof pageWeight>>[] = [];
+  try {
+    for (let run = 1; run <= runs; run += 1) {
+      process.stdout.write(`\n== run ${String(run)} of ${String(runs)}\n`);
+      const cached = await pass({}, connectionCounts, cachedTargets);
+      const uncached = await pass({ PAGE_CACHE: "off" }, [10], uncachedTargets);
+      done.push({
+        startMs: cached.startMs,
+        idleMb: cached.idle.rssMb,
+        peakMb: cached.peak.peakMb,
+        settledMb: cached.settled.rssMb,
+        results: [...cached.results, ...uncached.results],
+      });
+    }
+    const { child } = await startServer(base, env);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      weights = [await pageWeight("/"), await pageWeight(`/posts/details/${postId}`)];
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
   } finally {
-    child.kill("SIGTERM");
-    if (!process.env.DATABASE_URL) rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   }
+
+  // Each route's median over the runs; the ratio is to the same run's ceiling at the same count.
+  const rows = (done[0]?.results ?? []).map((first, index) => {
+    const all = done.map((run) => run.results[index] ?? first);
+    const ratios = done.map((run) => {
+      const row = run.results[index] ?? first;
+      const ceiling = run.results.find(
+        (r) => r.connections === Math.max(row.connections, 10) && r.name.startsWith("ceiling"),
+      );
+      return row.requestsPerSecond / (ceiling?.requestsPerSecond ?? 1);
+    });
+    return {
+      name: first.name,
+      connections: first.connections,
+      requestsPerSecond: median(all.map((r) => r.requestsPerSecond)),
+      requestsPerSecondRange: spread(all.map((r) => r.requestsPerSecond)),
+      p50: median(all.map((r) => r.p50)),
+      p99: median(all.map((r) => r.p99)),
+      errors: Math.max(...all.map((r) => r.errors)),
+      non2xx: Math.max(...all.map((r) => r.non2xx)),
+      ratioToCeiling: Math.round(median(ratios.map((r) => r * 1000)) / 10) / 100,
+      peakMbAfter: median(all.map((r) => r.peakMbAfter)),
+    };
+  });
+  const summary = (pick: (run: Run) => number) => ({
+    median: median(done.map(pick)),
+    runs: done.map(pick),
+  });
+  const report = {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      node: process.version,
+      database: process.env.DATABASE_URL ? "postgres" : "sqlite",
+    },
+    sizes,
+    seedMs,
+    runs,
+    durationSeconds: duration,
+    startToFirstAnswerMs: summary((run) => run.startMs),
+    memory: {
+      idleMb: summary((run) => run.idleMb),
+      peakMb: summary((run) => run.peakMb),
+      settledMb: summary((run) => run.settledMb),
+    },
+    results: rows,
+    pageWeight: weights,
+    eachRun: done,
+  };
+  const out = path.join(ROOT, "bench", "results");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    path.join(out, `${report.date.replace(/[:.]/g, "-")}.json`),
+    JSON.stringify(report, null, 2),
+  );
+  const figure = (s: { median: number; runs: number[] }) => `${String(s.median)}${spread(s.runs)}`;
+  const lines = [
+    `# Benchmark, ${report.date}`,
+    "",
+    `${String(report.machine.cpus)} cores, Node ${report.machine.node}, ${report.machine.database}; ${String(sizes.posts)} posts, ${String(sizes.users)} users, ${String(sizes.likes)} likes, ${String(sizes.comments)} comments (seeded in ${String(seedMs)} ms). ${runs > 1 ? `Medians of ${String(runs)} runs (range in brackets)` : "One run"} of ${String(duration)} s per row after a 2 s warm-up. Uncached rows: the server started with PAGE_CACHE=off.`,
+    "",
+    "| route | connections | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to ceiling | peak MB so far |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${String(r.connections)} | ${String(r.requestsPerSecond)}${r.requestsPerSecondRange} | ${String(r.p50)} | ${String(r.p99)} | ${String(r.errors)} | ${String(r.non2xx)} | ${String(r.ratioToCeiling)} | ${String(r.peakMbAfter)} |`,
+    ),
+    "",
+    `Start to first answer: ${figure(report.startToFirstAnswerMs)} ms. Memory: ${figure(report.memory.idleMb)} MB idle, ${figure(report.memory.peakMb)} MB peak, ${figure(report.memory.settledMb)} MB 10 s after the load.`,
+    "",
+    "| page | compressed HTML + CSS + JS | requests (HTML, CSS, JS) | HTML encoding |",
+    "|---|---|---|---|",
+    ...weights.map(
+      (w) =>
+        `| ${w.page.startsWith("/posts") ? "post page" : "home"} | ${String(w.kb)} KB | ${String(w.requests)} | ${w.encoding} |`,
+    ),
+    "",
+  ];
+  writeFileSync(path.join(out, "latest.md"), lines.join("\n"));
+  process.stdout.write(`\n${lines.join("\n")}\n`);
 }
 
 main().catch((error: unknown) => {
