@@ -9,6 +9,8 @@ export function startServerProcess(options: {
   port: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** More variables, or others than these defaults. */
+  env?: Record<string, string>;
 }) {
   const base = `http://127.0.0.1:${options.port}`;
   return startServer(
@@ -25,6 +27,7 @@ export function startServerProcess(options: {
       ADMIN_EMAIL: "process-admin@example.com",
       ADMIN_PASSWORD: "Process-Admin1!",
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      ...options.env,
     },
     [...startFlags(), "--import", "tsx", path.join(ROOT, "server", "main.ts")],
   );
