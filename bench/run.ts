@@ -227,8 +227,9 @@ async function main() {
         }
       }
       await sleep(10_000);
-      const settled = memoryOf(pid);
-      return { startMs, idle, peak: settled, settled, results };
+      // Resident memory now, and its high-water mark over the whole pass.
+      const after = memoryOf(pid);
+      return { startMs, idle, after, results };
     } finally {
       child.kill("SIGTERM");
       await exited;
@@ -307,8 +308,8 @@ async function main() {
       done.push({
         startMs: cached.startMs,
         idleMb: cached.idle.rssMb,
-        peakMb: cached.peak.peakMb,
-        settledMb: cached.settled.rssMb,
+        peakMb: cached.after.peakMb,
+        settledMb: cached.after.rssMb,
         results: [...cached.results, ...uncached.results],
       });
     }

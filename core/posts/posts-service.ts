@@ -31,6 +31,18 @@ export interface PostFilter {
   userId?: string | undefined;
 }
 
+/** The ids of a filter's posts, newest first, read from the list indexes alone. */
+function postIdsOf(deps: CoreDeps, filter: PostFilter) {
+  let ids = deps.db
+    .selectFrom("posts")
+    .select("id")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc");
+  if (filter.category !== undefined) ids = ids.where("category", "=", filter.category);
+  if (filter.userId !== undefined) ids = ids.where("user_id", "=", filter.userId);
+  return ids;
+}
+
 export async function listPosts(
   deps: CoreDeps,
   filter: PostFilter,
@@ -45,16 +57,7 @@ export async function listPosts(
     // The page's ids first, from the index alone; only those rows get their author and counts.
     // (With OFFSET on the full query, SQLite would compute the counts of every skipped row.)
     const { limit, offset } = pageOf(pageNumber, pageSize);
-    let ids = deps.db
-      .selectFrom("posts")
-      .select("id")
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(limit)
-      .offset(offset);
-    if (filter.category !== undefined) ids = ids.where("category", "=", filter.category);
-    if (filter.userId !== undefined) ids = ids.where("user_id", "=", filter.userId);
-    query = query.where("posts.id", "in", ids);
+    query = query.where("posts.id", "in", postIdsOf(deps, filter).limit(limit).offset(offset));
   }
   const rows = await query.execute();
   return rows.map((row) => presentPostSummary(deps, row));
@@ -79,14 +82,7 @@ export async function* listPostsInBatches(
 ): AsyncGenerator<ReturnType<typeof presentPostSummary>[]> {
   let after: { createdAt: string; id: string } | undefined;
   for (;;) {
-    let ids = deps.db
-      .selectFrom("posts")
-      .select("id")
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(batchSize);
-    if (filter.category !== undefined) ids = ids.where("category", "=", filter.category);
-    if (filter.userId !== undefined) ids = ids.where("user_id", "=", filter.userId);
+    let ids = postIdsOf(deps, filter).limit(batchSize);
     if (after) {
       const { createdAt, id } = after;
       ids = ids.where((eb) =>
