@@ -2,7 +2,14 @@ import type { CoreDeps } from "../core/deps.js";
 import type { Actor } from "../core/users/policies.js";
 
 /** The rate limits the API applies, which page actions apply too (server/api/rate-limits.ts). */
-export type LimitName = "login" | "register" | "resetLink" | "upload" | "comment" | "like";
+export type LimitName =
+  | "login"
+  | "register"
+  | "resetLink"
+  | "upload"
+  | "comment"
+  | "like"
+  | "profile";
 
 /** Public facts about the site, from configuration (the explicit list that reaches pages). */
 export interface SiteInfo {
@@ -17,6 +24,8 @@ export interface SiteInfo {
 export interface Viewer {
   actor: Actor;
   sessionId: string;
+  /** When this session signed in (ISO time). */
+  signedInAt: string;
   user: { _id: string; username: string; profilePhoto: { url: string }; isAdmin: boolean };
 }
 

@@ -141,6 +141,7 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
       bio: rnd.sentence().slice(0, 200),
       is_admin: 0,
       is_verified: 1,
+      verified_email_key: `${username}.${run}@example.com`.toLowerCase(),
       photo_key: null,
       social_media: JSON.stringify([{ name: "github", url: `https://github.com/${username}` }]),
       created_at: created,

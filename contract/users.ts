@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EMAIL_PATTERN } from "./auth.js";
+import { EMAIL_PATTERN, USERNAME_PATTERN, messages as authMessages } from "./auth.js";
 import {
   BIO_MAX,
   EMAIL_MAX,
@@ -19,6 +19,9 @@ export const profileMessages = {
   usernameRequired: "Username is required",
   usernameTooShort: `Username must be at least ${PROFILE_USERNAME_MIN} characters long`,
   usernameTooLong: `Username must be at most ${USERNAME_MAX} characters long`,
+  usernameAlphanumeric: authMessages.usernameAlphanumeric,
+  currentPasswordRequired: "Enter your current password to change your email or password",
+  currentPasswordWrong: "Current password is incorrect",
   passwordTooShort: `Password must be at least ${PROFILE_PASSWORD_MIN} characters long`,
   passwordTooLong: `Password must be at most ${PASSWORD_MAX} characters long`,
   emailRequired: "Email is required",
@@ -70,6 +73,7 @@ export type SocialLink = z.infer<typeof SocialLinkSchema>;
 export const ProfileUpdateSchema = z.object({
   username: requiredString(profileMessages.usernameRequired)
     .min(PROFILE_USERNAME_MIN, profileMessages.usernameTooShort)
+    .regex(USERNAME_PATTERN, profileMessages.usernameAlphanumeric)
     .max(USERNAME_MAX, profileMessages.usernameTooLong),
   email: requiredString(profileMessages.emailRequired)
     .max(EMAIL_MAX, profileMessages.emailInvalid)
@@ -84,6 +88,12 @@ export const ProfileUpdateSchema = z.object({
     .refine((value) => value === undefined || value.length >= PROFILE_PASSWORD_MIN, {
       message: profileMessages.passwordTooShort,
     }),
+  // Asked for when the e-mail or the password changes, unless the session signed in just now.
+  currentPassword: z
+    .string()
+    .max(PASSWORD_MAX, profileMessages.currentPasswordWrong)
+    .optional()
+    .transform((value) => (value ? value : undefined)),
   socialMedia: z
     .array(SocialLinkSchema, { error: profileMessages.socialNotAList })
     .max(SOCIAL_LINKS_MAX, profileMessages.socialTooMany)

@@ -17,8 +17,10 @@ export interface CoreDeps {
   log: { warn(details: object, message: string): void };
   site: {
     title: string;
-    /** Absolute base of links in mail, e.g. https://blog.example.com */
+    /** This site's absolute base, e.g. https://blog.example.com */
     publicUrl: string;
+    /** Absolute base of links in mail (MAIL_LINK_URL: a front end on another origin). */
+    mailLinkUrl: string;
     defaultAvatarUrl: string;
   };
 }

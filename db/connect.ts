@@ -14,6 +14,7 @@ import type pgModule from "pg";
 import { lazyModule } from "../core/shared/lazy-module.js";
 import { initial } from "./migrations/001-initial.js";
 import { lookupIndexes } from "./migrations/002-lookup-indexes.js";
+import { verifiedAddresses } from "./migrations/003-verified-addresses.js";
 import type { Database } from "./schema.js";
 import { StripNulPlugin } from "./strip-nul.js";
 
@@ -49,7 +50,11 @@ const loadPg = lazyModule<typeof pgModule>("pg");
 
 const migrations: MigrationProvider = {
   getMigrations: () =>
-    Promise.resolve({ "001-initial": initial, "002-lookup-indexes": lookupIndexes }),
+    Promise.resolve({
+      "001-initial": initial,
+      "002-lookup-indexes": lookupIndexes,
+      "003-verified-addresses": verifiedAddresses,
+    }),
 };
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {

@@ -12,6 +12,11 @@ export interface UsersTable {
   bio: string;
   is_admin: number;
   is_verified: number;
+  /**
+   * The email_key this account proved it reads (a verification link, an e-mail change or a reset
+   * link opened); null when it never did since the column was added.
+   */
+  verified_email_key: string | null;
   /** Storage key of the profile photo; null shows the default avatar. */
   photo_key: string | null;
   /** JSON array of {name, url}. */
@@ -29,13 +34,16 @@ export interface SessionsTable {
   expires_at: string;
 }
 
-export type TokenKind = "email" | "password";
+/** Sign-up verification, password reset, and the confirmation of a new address. */
+export type TokenKind = "email" | "password" | "email-change";
 
 export interface VerificationTokensTable {
   id: string;
   user_id: string;
   kind: TokenKind;
   token_hash: string;
+  /** The address an "email-change" token moves the account to; null for the other kinds. */
+  new_email: string | null;
   created_at: string;
   expires_at: string;
 }

@@ -247,11 +247,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     site: {
       title: config.site.title,
       publicUrl: config.publicUrl,
+      mailLinkUrl: config.publicUrl,
       defaultAvatarUrl: `${config.publicUrl}/images/default-avatar.svg`,
     },
   };
 
-  const created = await ensureAdmin(deps, config.admin);
+  // A refusal stops start-up: close what is open (the database) so the caller can report and exit.
+  const created = await ensureAdmin(deps, config.admin).catch(async (error: unknown) => {
+    await server.close();
+    throw error;
+  });
   if (created) options.onAdminCreated?.(created);
 
   const https = config.publicUrl.startsWith("https:");

@@ -1,5 +1,6 @@
 import "./production.js";
 import { sweepOrphanUploads } from "../core/media/sweep.js";
+import { StartupRefusal } from "../core/users/bootstrap-admin.js";
 import { buildApp, type App } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
 
@@ -58,7 +59,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof StartupRefusal) {
     console.error(error.message);
   } else {
     console.error("Start-up failed:", error);

@@ -55,7 +55,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent !== "photo" && intent !== "edit-profile" && intent !== "delete-profile") {
     return fail(failure(400, "Unknown action"));
   }
-  const tooMany = intent === "photo" ? await limited(context, "upload") : undefined;
+  const tooMany =
+    intent === "photo"
+      ? await limited(context, "upload")
+      : intent === "edit-profile"
+        ? await limited(context, "profile")
+        : undefined;
   if (tooMany) return tooMany;
   const { deps } = context;
   const result = await attempt(async (): Promise<{ message: string }> => {
@@ -66,7 +71,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         await updateProfile(
           deps,
           viewer.actor,
-          viewer.sessionId,
+          viewer,
           params.id,
           profileValues(Object.entries(fields)),
         );
@@ -115,6 +120,11 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         <p className="muted">
           {total} {total === 1 ? "article" : "articles"}
         </p>
+        {isOwner && profile.pendingEmail ? (
+          <p role="status" className="notice">
+            We sent a link to {profile.pendingEmail}. Your email address changes when you open it.
+          </p>
+        ) : null}
         {isOwner ? (
           <div className="owner-tools">
             <PhotoUpload result={result} />

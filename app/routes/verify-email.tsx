@@ -8,11 +8,23 @@ import type { Route } from "./+types/verify-email";
 /**
  * The mailed link lands here (the same path answers JSON to API clients). Verifying happens on the
  * server while the page loads, so it works without JavaScript; the pending bar shows meanwhile.
+ * A signed-in visitor goes home (SPEC.md 2) unless the link confirms an e-mail change, which is
+ * opened while signed in.
  */
 export async function loader({ context, params }: Route.LoaderArgs) {
-  requireVisitor(context);
-  const result = await attempt(() => verifyEmail(context.deps, params.userId, params.token));
-  return { site: context.site, verified: result.ok };
+  const { viewer } = context;
+  const kinds = viewer ? (["email-change"] as const) : undefined;
+  const result = await attempt(() =>
+    verifyEmail(context.deps, params.userId, params.token, kinds),
+  );
+  if (!result.ok && result.status === 400) requireVisitor(context);
+  return {
+    site: context.site,
+    verified: result.ok,
+    // "Invalid Link" says it all, but for an address someone else took meanwhile.
+    problem: !result.ok && result.status !== 400 ? result.message : undefined,
+    profilePath: viewer ? `/profile/${viewer.user._id}` : undefined,
+  };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [
@@ -30,11 +42,17 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
       {loaderData.verified ? (
         <h1>Your email address has been successfully verified</h1>
       ) : (
-        <h1>Invalid Link</h1>
+        <h1>{loaderData.problem ?? "Invalid Link"}</h1>
       )}
-      <Link to="/login" className="button">
-        Go To Login
-      </Link>
+      {loaderData.profilePath ? (
+        <Link to={loaderData.profilePath} className="button">
+          Go To Profile
+        </Link>
+      ) : (
+        <Link to="/login" className="button">
+          Go To Login
+        </Link>
+      )}
     </section>
   );
 }

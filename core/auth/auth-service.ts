@@ -4,9 +4,14 @@ import {
   RegisterSchema,
   ResetPasswordSchema,
 } from "../../contract/auth.js";
-import type { UsersTable } from "../../db/schema.js";
+import type { TokenKind, UsersTable } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
-import { passwordResetMail, verificationMail } from "../mail/templates.js";
+import {
+  emailChangeMail,
+  emailChangeNoticeMail,
+  passwordResetMail,
+  verificationMail,
+} from "../mail/templates.js";
 import { presentSignedIn } from "../users/presenters.js";
 import { DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
 import { conflict, forbidden, invalid, unavailable } from "../shared/errors.js";
@@ -30,6 +35,7 @@ export const authMessages = {
   resetLinkSent: "Password reset link sent to your email, please check your inbox",
   passwordReset: "Password reset successfully, please log in",
   mailFailed: "We could not send the e-mail just now. Please try again in a few minutes.",
+  emailInUse: "Email is already in use",
 } as const;
 
 export const emailKeyOf = (email: string) => email.trim().toLowerCase();
@@ -69,6 +75,7 @@ export async function createUser(deps: CoreDeps, input: NewUser): Promise<UsersT
     bio: "",
     is_admin: input.isAdmin ? 1 : 0,
     is_verified: input.isVerified ? 1 : 0,
+    verified_email_key: input.isVerified ? emailKeyOf(input.email) : null,
     photo_key: null,
     social_media: "[]",
     created_at: now,
@@ -97,16 +104,91 @@ export async function register(deps: CoreDeps, body: unknown) {
   return { message: authMessages.registered };
 }
 
-export async function verifyEmail(deps: CoreDeps, userId: string, token: string) {
-  if (!isId(userId) || !(await consumeToken(deps, userId, "email", token))) {
-    throw invalid(authMessages.invalidLink);
+/**
+ * Opens a mailed verification link: a sign-up's (the account's address is now proven) or an
+ * e-mail change's (the account moves to the new address, proven by this click). `kinds` narrows
+ * which links count: a signed-in browser may only confirm a change.
+ */
+export async function verifyEmail(
+  deps: CoreDeps,
+  userId: string,
+  token: string,
+  kinds: readonly TokenKind[] = ["email", "email-change"],
+) {
+  const used = isId(userId) ? await consumeToken(deps, userId, kinds, token) : undefined;
+  if (!used) throw invalid(authMessages.invalidLink);
+  if (used.kind === "email-change" && used.new_email) {
+    await moveToEmail(deps, userId, used.new_email);
+  } else {
+    await deps.db
+      .updateTable("users")
+      .set((eb) => ({
+        is_verified: 1,
+        verified_email_key: eb.ref("email_key"),
+        updated_at: iso(deps.clock()),
+      }))
+      .where("id", "=", userId)
+      .execute();
   }
-  await deps.db
-    .updateTable("users")
-    .set({ is_verified: 1, updated_at: iso(deps.clock()) })
-    .where("id", "=", userId)
-    .execute();
   return { message: authMessages.verified };
+}
+
+/**
+ * Asks the owner of a new address to confirm it; the account keeps its address until then, and
+ * the address being replaced is told. Nothing is stored unless both mails went out.
+ */
+export async function requestEmailChange(deps: CoreDeps, user: UsersTable, newEmail: string) {
+  const email = newEmail.trim();
+  const token = await issueToken(deps, user.id, "email-change", EMAIL_TOKEN_TTL_MS, email);
+  const link = `${deps.site.mailLinkUrl}/api/auth/${user.id}/verify/${token}`;
+  const resetLink = `${deps.site.mailLinkUrl}/forgot-password`;
+  try {
+    await deps.mailer.send(emailChangeMail(email, user.username, link, deps.site.title));
+    await deps.mailer.send(
+      emailChangeNoticeMail(user.email, user.username, email, resetLink, deps.site.title),
+    );
+  } catch {
+    await deps.db
+      .deleteFrom("verification_tokens")
+      .where("user_id", "=", user.id)
+      .where("kind", "=", "email-change")
+      .execute();
+    throw unavailable(authMessages.mailFailed);
+  }
+}
+
+/**
+ * The confirmed change: the new address (proven by the click) replaces the old one, and reset
+ * links mailed to the old address stop working. Someone may have taken the address meanwhile.
+ */
+async function moveToEmail(deps: CoreDeps, userId: string, email: string) {
+  const emailKey = emailKeyOf(email);
+  const taken = await findUserByEmail(deps, email);
+  if (taken && taken.id !== userId) throw conflict(authMessages.emailInUse);
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("users")
+        .set({
+          email,
+          email_key: emailKey,
+          is_verified: 1,
+          verified_email_key: emailKey,
+          updated_at: iso(deps.clock()),
+        })
+        .where("id", "=", userId)
+        .execute();
+      await trx
+        .deleteFrom("verification_tokens")
+        .where("user_id", "=", userId)
+        .where("kind", "in", ["password", "email-change"])
+        .execute();
+    });
+  } catch (error) {
+    const owner = await findUserByEmail(deps, email);
+    if (owner && owner.id !== userId) throw conflict(authMessages.emailInUse);
+    throw error;
+  }
 }
 
 /**
@@ -163,13 +245,15 @@ export async function resetPassword(deps: CoreDeps, userId: string, token: strin
   if (!isId(userId) || !(await consumeToken(deps, userId, "password", token))) {
     throw invalid(authMessages.invalidLink);
   }
+  const passwordHash = await hashPassword(password);
   await deps.db
     .updateTable("users")
-    .set({
-      password_hash: await hashPassword(password),
+    .set((eb) => ({
+      password_hash: passwordHash,
       is_verified: 1,
+      verified_email_key: eb.ref("email_key"),
       updated_at: iso(deps.clock()),
-    })
+    }))
     .where("id", "=", userId)
     .execute();
   await revokeUserSessions(deps.db, userId);

@@ -8,6 +8,8 @@ export const SESSION_TTL_MS = 30 * DAY_MS;
 
 export interface SessionUser {
   sessionId: string;
+  /** When this session signed in (ISO time): a recent sign-in stands in for the password. */
+  signedInAt: string;
   user: UsersTable;
 }
 
@@ -36,13 +38,13 @@ export async function findSessionUser(
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .selectAll("users")
-    .select("sessions.id as session_id")
+    .select(["sessions.id as session_id", "sessions.created_at as signed_in_at"])
     .where("sessions.token_hash", "=", hashToken(token))
     .where("sessions.expires_at", ">", iso(now))
     .executeTakeFirst();
   if (!row) return undefined;
-  const { session_id: sessionId, ...user } = row;
-  return { sessionId, user };
+  const { session_id: sessionId, signed_in_at: signedInAt, ...user } = row;
+  return { sessionId, signedInAt, user };
 }
 
 export async function revokeSession(db: Kysely<Database>, sessionId: string) {

@@ -7,10 +7,17 @@ import { hashToken, randomToken } from "./tokens.js";
 type Deps = Pick<CoreDeps, "db" | "clock">;
 
 /**
- * Issues a single-use token for a mailed link. A new password-reset link replaces the older ones;
- * older verification links stay good until they expire, as people click the mail they find first.
+ * Issues a single-use token for a mailed link. A new password-reset or e-mail-change link replaces
+ * the older ones; older verification links stay good until they expire, as people click the mail
+ * they find first. An e-mail-change token carries the address it moves the account to.
  */
-export async function issueToken(deps: Deps, userId: string, kind: TokenKind, ttlMs: number) {
+export async function issueToken(
+  deps: Deps,
+  userId: string,
+  kind: TokenKind,
+  ttlMs: number,
+  newEmail: string | null = null,
+) {
   const now = deps.clock();
   const token = randomToken();
   await deps.db.transaction().execute(async (trx) => {
@@ -27,6 +34,7 @@ export async function issueToken(deps: Deps, userId: string, kind: TokenKind, tt
         user_id: userId,
         kind,
         token_hash: hashToken(token),
+        new_email: newEmail,
         created_at: iso(now),
         expires_at: iso(addMs(now, ttlMs)),
       })
@@ -48,14 +56,34 @@ export async function isTokenLive(deps: Deps, userId: string, kind: TokenKind, t
   return row !== undefined;
 }
 
-/** Uses a token up in one statement, so two clicks racing cannot both succeed. */
-export async function consumeToken(deps: Deps, userId: string, kind: TokenKind, token: string) {
-  const result = await deps.db
+/**
+ * Uses a token of one of the kinds up in one statement, so two clicks racing cannot both succeed;
+ * what it was for, or undefined when the link is bad, used or expired.
+ */
+export function consumeToken(
+  deps: Deps,
+  userId: string,
+  kinds: TokenKind | readonly TokenKind[],
+  token: string,
+) {
+  return deps.db
     .deleteFrom("verification_tokens")
     .where("user_id", "=", userId)
-    .where("kind", "=", kind)
+    .where("kind", "in", typeof kinds === "string" ? [kinds] : kinds)
     .where("token_hash", "=", hashToken(token))
     .where("expires_at", ">", iso(deps.clock()))
+    .returning(["kind", "new_email"])
     .executeTakeFirst();
-  return result.numDeletedRows === 1n;
+}
+
+/** The address a pending e-mail change waits to confirm, if a live link for one is out. */
+export async function pendingEmailChange(deps: Deps, userId: string) {
+  const row = await deps.db
+    .selectFrom("verification_tokens")
+    .select("new_email")
+    .where("user_id", "=", userId)
+    .where("kind", "=", "email-change")
+    .where("expires_at", ">", iso(deps.clock()))
+    .executeTakeFirst();
+  return row?.new_email ?? undefined;
 }

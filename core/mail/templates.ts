@@ -35,3 +35,28 @@ export const passwordResetMail = (to: string, username: string, link: string, si
     "Reset your password",
     link,
   );
+
+export const emailChangeMail = (to: string, username: string, link: string, site: string) =>
+  linkMail(
+    to,
+    `Confirm your new email for ${site}`,
+    `Hello ${username}, you asked to use this address for your ${site} account. It takes effect once you open this link, which expires in one day. If it was not you, ignore this mail.`,
+    "Confirm this email address",
+    link,
+  );
+
+/** Sent to the address being replaced, so a takeover does not go unnoticed. */
+export const emailChangeNoticeMail = (
+  to: string,
+  username: string,
+  newEmail: string,
+  link: string,
+  site: string,
+) =>
+  linkMail(
+    to,
+    `Your ${site} email is changing`,
+    `Hello ${username}, someone signed in to your ${site} account asked to change its e-mail address to ${newEmail}. Nothing changes until that address confirms it. If it was not you, reset your password now: it signs out every session.`,
+    "Reset your password",
+    link,
+  );

@@ -18,10 +18,29 @@ const usernameFrom = (email: string) =>
 /** Meets the sign-up password rule whatever the random part holds. */
 const generatePassword = () => `${randomBytes(15).toString("base64url")}aA1!`;
 
+/** Start-up cannot go on as configured; the message says which setting and what to do. */
+export class StartupRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartupRefusal";
+  }
+}
+
+const unprovenAccount = (email: string, configured: boolean) =>
+  new StartupRefusal(
+    `ADMIN_EMAIL: ${email}${configured ? "" : " (the default admin address, as no admin exists)"} ` +
+      "belongs to an account that is not an admin and has not confirmed this address itself, so " +
+      "start-up will not make it one: anyone can sign up with an address they do not own. If the " +
+      'address is yours, open "Reset Password" on the login page and follow the link mailed to ' +
+      "it (that confirms it), then start again; otherwise set ADMIN_EMAIL to an address of yours.",
+  );
+
 /**
  * Makes sure the site has an admin. With an e-mail: that account exists, verified and admin (its
- * password is set only when it is created). Without one and with no admin yet: one is created and
- * its generated credentials are returned so the caller can print them once.
+ * password is set only when it is created); an existing account is promoted only if it proved it
+ * reads that address (it opened a link mailed there), otherwise start-up stops. Without one and
+ * with no admin yet: one is created and its generated credentials are returned so the caller can
+ * print them once.
  */
 export async function ensureAdmin(
   deps: CoreDeps,
@@ -38,6 +57,8 @@ export async function ensureAdmin(
   const email = wanted.email ?? DEFAULT_ADMIN_EMAIL;
   const existing = await findUserByEmail(deps, email);
   if (existing) {
+    if (existing.is_admin === 1) return undefined;
+    if (existing.verified_email_key !== existing.email_key) throw unprovenAccount(email, wanted.email !== undefined);
     await deps.db
       .updateTable("users")
       .set({ is_admin: 1, is_verified: 1, updated_at: iso(deps.clock()) })

@@ -1,8 +1,16 @@
 import { PROFILE_PHOTO_MAX_BYTES } from "../../contract/limits.js";
-import { ProfileUpdateSchema } from "../../contract/users.js";
-import { hashPassword } from "../auth/passwords.js";
+import { profileMessages, ProfileUpdateSchema } from "../../contract/users.js";
+import type { UsersTable } from "../../db/schema.js";
+import { countLoginAttempt } from "../auth/login-attempts.js";
+import { hashPassword, verifyPassword } from "../auth/passwords.js";
 import { revokeUserSessions } from "../auth/sessions.js";
-import { emailKeyOf, findUserByEmail } from "../auth/auth-service.js";
+import { pendingEmailChange } from "../auth/verification-tokens.js";
+import {
+  authMessages,
+  emailKeyOf,
+  findUserByEmail,
+  requestEmailChange,
+} from "../auth/auth-service.js";
 import type { CoreDeps } from "../deps.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
@@ -15,7 +23,7 @@ import { presentProfile, presentUserForAdmin, profilePhotoOf } from "./presenter
 
 export const userMessages = {
   notFound: "User not found",
-  emailTaken: "Email is already in use",
+  emailTaken: authMessages.emailInUse,
   lastAdmin: "The last admin account cannot be deleted",
   photoUploaded: "Your profile photo uploaded successfully",
   deleted: "Your profile has been deleted",
@@ -61,10 +69,13 @@ export async function getProfile(
   options: { withPosts: boolean } = { withPosts: true },
 ) {
   const user = await requireUser(deps, id);
-  return presentProfile(deps, user, {
-    withEmail: canSeeEmail(actor, user.id),
-    posts: options.withPosts ? await listPosts(deps, { userId: user.id }) : [],
-  });
+  return {
+    ...presentProfile(deps, user, {
+      withEmail: canSeeEmail(actor, user.id),
+      posts: options.withPosts ? await listPosts(deps, { userId: user.id }) : [],
+    }),
+    ...(actor && canEditProfile(actor, user.id) ? await pendingEmailOf(deps, user.id) : {}),
+  };
 }
 
 /**
@@ -88,54 +99,90 @@ export async function listUserPosts(deps: CoreDeps, id: string, pageNumber: numb
   return listPosts(deps, { userId: user.id }, pageNumber);
 }
 
+/** A sign-in this recent stands in for the current password (a client signs in, then changes it). */
+export const RECENT_SIGN_IN_MS = 15 * 60_000;
+
 /**
- * Edits a profile. A new password ends the owner's other sessions; the one making the change
- * stays signed in.
+ * Asks who is there before the e-mail or the password changes: the current password, unless this
+ * session signed in within RECENT_SIGN_IN_MS. Wrong guesses count against the account's sign-in
+ * attempts, so a stolen session cannot be used to guess the password either.
+ */
+async function confirmIdentity(
+  deps: CoreDeps,
+  user: UsersTable,
+  session: ProfileSession,
+  currentPassword: string | undefined,
+) {
+  if (deps.clock().getTime() - Date.parse(session.signedInAt) < RECENT_SIGN_IN_MS) return;
+  if (!currentPassword) {
+    const message = profileMessages.currentPasswordRequired;
+    throw invalid(message, { currentPassword: message });
+  }
+  await countLoginAttempt(deps.loginAttempts, user.email_key);
+  if (!(await verifyPassword(user.password_hash, currentPassword))) {
+    const message = profileMessages.currentPasswordWrong;
+    throw invalid(message, { currentPassword: message });
+  }
+  await deps.loginAttempts.clear(user.email_key);
+}
+
+/** The session making a profile change. */
+export interface ProfileSession {
+  sessionId: string;
+  signedInAt: string;
+}
+
+/**
+ * Edits a profile. A new e-mail takes effect only once its owner opens the link mailed to it (the
+ * old address is told); a new password ends the owner's other sessions, and the one making the
+ * change stays signed in. Either needs the current password unless the session is fresh.
  */
 export async function updateProfile(
   deps: CoreDeps,
   actor: Actor,
-  sessionId: string,
+  session: ProfileSession,
   id: string,
   body: unknown,
 ) {
   const user = await requireUser(deps, id);
   if (!canEditProfile(actor, user.id)) throw forbidden("You can only edit your own profile");
   const input = validate(ProfileUpdateSchema, body);
-  const emailKey = emailKeyOf(input.email);
-  if (emailKey !== user.email_key && (await findUserByEmail(deps, input.email))) {
-    throw conflict(userMessages.emailTaken);
+  const emailChanges = emailKeyOf(input.email) !== user.email_key;
+  if (emailChanges || input.password) {
+    await confirmIdentity(deps, user, session, input.currentPassword);
+  }
+  if (emailChanges) {
+    if (await findUserByEmail(deps, input.email)) throw conflict(userMessages.emailTaken);
+    await requestEmailChange(deps, user, input.email);
   }
   const changes = {
     username: input.username,
-    email: input.email,
-    email_key: emailKey,
+    // Only a change of case takes effect at once: it is the same address.
+    ...(emailChanges ? {} : { email: input.email.trim() }),
     bio: input.bio,
     social_media: JSON.stringify(input.socialMedia),
     updated_at: iso(deps.clock()),
     ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
   };
-  try {
-    await deps.db.updateTable("users").set(changes).where("id", "=", user.id).execute();
-  } catch (error) {
-    const owner = await findUserByEmail(deps, input.email);
-    if (owner && owner.id !== user.id) throw conflict(userMessages.emailTaken);
-    throw error;
-  }
-  if (input.password) await revokeUserSessions(deps.db, user.id, sessionId);
-  if (emailKey !== user.email_key) {
-    // Reset links mailed to the old address must not outlive the change.
-    await deps.db
-      .deleteFrom("verification_tokens")
-      .where("user_id", "=", user.id)
-      .where("kind", "=", "password")
-      .execute();
-  }
-  return presentProfile(
-    deps,
-    { ...user, ...changes },
-    { withEmail: true, posts: await listPosts(deps, { userId: user.id }) },
-  );
+  await deps.db.updateTable("users").set(changes).where("id", "=", user.id).execute();
+  if (input.password) await revokeUserSessions(deps.db, user.id, session.sessionId);
+  return {
+    ...presentProfile(
+      deps,
+      { ...user, ...changes },
+      { withEmail: true, posts: await listPosts(deps, { userId: user.id }) },
+    ),
+    ...(await pendingEmailOf(deps, user.id)),
+  };
+}
+
+/** `pendingEmail`: the address a change waits to confirm, shown to the account's owner only. */
+async function pendingEmailOf(
+  deps: CoreDeps,
+  userId: string,
+): Promise<{ pendingEmail?: string }> {
+  const pendingEmail = await pendingEmailChange(deps, userId);
+  return pendingEmail ? { pendingEmail } : {};
 }
 
 /** Stores a new photo for the signed-in user and removes the files of the old one. */

@@ -49,6 +49,7 @@ async function viewerOf(
   return {
     actor: actorOf(session.user),
     sessionId: session.sessionId,
+    signedInAt: session.signedInAt,
     user: { ...presentPublicUser(deps, session.user), isAdmin: session.user.is_admin === 1 },
   };
 }

@@ -50,4 +50,28 @@ describe("when mail cannot be sent", () => {
     });
     expect(reset.status).toBe(503);
   });
+
+  it("stores nothing of a profile edit whose e-mail change cannot be mailed", async () => {
+    await createUser(server.app.deps, {
+      username: "erin",
+      email: "erin@example.com",
+      password: "Er1n!pass",
+      isVerified: true,
+    });
+    const signIn = await api.post<{ _id: string; token: string }>("/api/auth/login", {
+      email: "erin@example.com",
+      password: "Er1n!pass",
+    });
+    const { _id: id, token } = signIn.body;
+    const reply = await api.put(
+      `/api/users/profile/${id}`,
+      { username: "erin", email: "erin@example.org", bio: "Changed", socialMedia: [] },
+      { token },
+    );
+    expect(reply.status).toBe(503);
+    expect(reply.body).toEqual(FAILED);
+    const profile = await api.get(`/api/users/profile/${id}`, { token });
+    expect(profile.body).toMatchObject({ email: "erin@example.com", bio: "" });
+    expect(profile.body).not.toHaveProperty("pendingEmail");
+  });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, type TestUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
+import { mailedLink } from "../support/mail.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   expectAccessible,
@@ -109,6 +110,67 @@ describe("a profile page", () => {
     ).toBe("https://github.com/mariak");
     expectNoProblems(site);
     await site.context.close();
+  });
+
+  it("asks for the current password to change the e-mail, which waits for the new address", async () => {
+    const api = client(server.url);
+    const member = await buildUser(server, api, { username: "jonas" });
+    // A sign-in older than 15 minutes no longer stands in for the password.
+    await server.app.deps.db
+      .updateTable("sessions")
+      .set({ created_at: new Date(Date.now() - 60 * 60_000).toISOString() })
+      .where("user_id", "=", member.id)
+      .execute();
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, member.token);
+    const { page } = site;
+    await page.goto(`/profile/${member.id}`);
+    await page.getByRole("button", { name: "Update Profile" }).click();
+    const dialog = page.getByRole("dialog", { name: "Update Your Profile" });
+    const email = "jonas.new@example.org";
+    await dialog.getByLabel("Email").fill(email);
+    await dialog.getByLabel("Bio").fill("Bakes bread.");
+    await dialog.getByRole("button", { name: "Update Profile" }).click();
+    await shows(
+      dialog.getByText("Enter your current password to change your email or password", {
+        exact: true,
+      }),
+    );
+    await dialog.getByLabel("Current Password (to change your email or password)").fill("wrong");
+    await dialog.getByRole("button", { name: "Update Profile" }).click();
+    await shows(dialog.getByText("Current password is incorrect", { exact: true }));
+    await dialog
+      .getByLabel("Current Password (to change your email or password)")
+      .fill(member.password);
+    await dialog.getByRole("button", { name: "Update Profile" }).click();
+    await shows(page.getByRole("status").getByText("profile updated successfully"));
+    await shows(page.getByText(`We sent a link to ${email}.`));
+
+    // The link mailed to the new address, opened in the same (signed-in) browser.
+    const link = await mailedLink(server.dataDir, email, "verify");
+    await page.goto(link.pathname);
+    await shows(
+      page.getByRole("heading", { name: "Your email address has been successfully verified" }),
+    );
+    await page.getByRole("link", { name: "Go To Profile" }).click();
+    await shows(page.getByRole("heading", { name: "jonas", level: 1 }));
+    expect(await page.getByText("We sent a link to").count()).toBe(0);
+    expectNoProblems(site);
+    await site.context.close();
+
+    // A signed-in browser never uses up someone else's sign-up link: it goes home (SPEC.md 2).
+    await api.post("/api/auth/register", {
+      username: "stranger",
+      email: "stranger@example.com",
+      password: "Stranger-1!",
+    });
+    const signUp = await mailedLink(server.dataDir, "stranger@example.com", "verify");
+    const home = await fetch(`${server.url}${signUp.pathname}`, {
+      headers: { accept: "text/html", cookie: `session=${member.token}` },
+      redirect: "manual",
+    });
+    expect(home.status).toBe(302);
+    expect((await api.get(signUp.pathname)).status).toBe(200);
   });
 
   it("lets the owner delete the account, then signs them out", async () => {

@@ -54,6 +54,7 @@ async function userWithPhoto(id: string, photoKey: string) {
       bio: "",
       is_admin: 0,
       is_verified: 1,
+      verified_email_key: `${id}@example.com`,
       photo_key: photoKey,
       social_media: "[]",
       created_at: at,

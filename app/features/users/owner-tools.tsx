@@ -106,6 +106,13 @@ export function EditProfile({ profile, result }: { profile: Profile; result: Res
             autoComplete="new-password"
             error={errors.password}
           />
+          <Field
+            label="Current Password (to change your email or password)"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            error={errors.currentPassword}
+          />
           <fieldset className="social-editor">
             <legend>Social links</legend>
             {links.map((link, index) => (

@@ -22,6 +22,7 @@ export function profileValues(entries: Iterable<[string, FormDataEntryValue]>) {
     email: values.email,
     bio: values.bio,
     password: values.password,
+    currentPassword: values.currentPassword,
     socialMedia: [...links.entries()].sort(([a], [b]) => a - b).map(([, link]) => link),
   };
 }

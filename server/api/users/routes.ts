@@ -38,9 +38,9 @@ export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
     return listUserPosts(deps, request.params.id, pageNumber ?? 1);
   });
 
-  app.put<IdParams>("/api/users/profile/:id", async (request) => {
+  app.put<IdParams>("/api/users/profile/:id", { config: limits.profile }, async (request) => {
     const { actor, session } = await requireSignedIn(deps, request);
-    return updateProfile(deps, actor, session.sessionId, request.params.id, request.body);
+    return updateProfile(deps, actor, session, request.params.id, request.body);
   });
 
   app.post("/api/users/profile/profile-photo", { config: limits.upload }, async (request) => {
