@@ -121,7 +121,10 @@ describe("who you are, before the e-mail or the password changes", () => {
     expect(RECENT_SIGN_IN_MS).toBe(15 * 60_000);
     const user = await buildUser(server, api);
     ageSessions();
-    const changes = [{ email: `asked.${user.username}@example.com` }, { password: "newpass1" }];
+    const changes: Record<string, string>[] = [
+      { email: `asked.${user.username}@example.com` },
+      { password: "newpass1" },
+    ];
     for (const change of changes) {
       const missing = await api.put<ErrorBody>(profilePath(user.id), edit(user, change), {
         token: user.token,
