@@ -157,6 +157,28 @@ async function connectRedis(server: FastifyInstance, url: string) {
   return redis;
 }
 
+/** How long a client may take over its part of an exchange before the connection is ended. */
+export interface ClientTimeouts {
+  /** Receiving one request, headers and body: a 7 MB image over a slow mobile link fits in it. */
+  requestMs: number;
+  /** Receiving the headers alone (a client that trickles them holds a connection for nothing). */
+  headersMs: number;
+  /**
+   * No byte moving either way for this long ends the connection: a body that stopped coming, an
+   * answer nobody reads, a request left waiting in a queue.
+   */
+  idleMs: number;
+  /** The longest one answer may hold a turn others wait for (the whole list of posts). */
+  turnMs: number;
+}
+
+export const CLIENT_TIMEOUTS: ClientTimeouts = {
+  requestMs: 120_000,
+  headersMs: 20_000,
+  idleMs: 30_000,
+  turnMs: 60_000,
+};
+
 export interface AppOptions {
   /** Where log lines go (tests read them); stdout by default. */
   logStream?: Writable;
@@ -165,6 +187,8 @@ export interface AppOptions {
   onQuery?: (sql: string) => void;
   /** Told once when start-up creates an admin with a generated password. */
   onAdminCreated?: (credentials: AdminCredentials) => void;
+  /** Shorter limits for tests that play slow clients. */
+  timeouts?: Partial<ClientTimeouts>;
 }
 
 export interface App {
@@ -175,6 +199,7 @@ export interface App {
 
 /** Builds the whole host: database (migrated), adapters, plugins and routes. Does not listen. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const timeouts = { ...CLIENT_TIMEOUTS, ...options.timeouts };
   const server = Fastify({
     logger: {
       level: config.logLevel,
@@ -182,6 +207,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1_048_576,
+    // Fastify leaves all of these off: a client that sends slowly or never reads held its
+    // connection (and whatever turn it had) for as long as it liked.
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    http: {
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      // How often Node looks for requests past their time (30 s unless the limits are shorter).
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(timeouts.headersMs / 4)),
+    },
     // A number means "this many proxies in front": trust that many hops of X-Forwarded-For.
     trustProxy:
       typeof config.trustProxy === "number" ? hopsOf(config.trustProxy) : config.trustProxy,
@@ -355,7 +389,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   authRoutes(server, deps, renderPage);
   passwordRoutes(server, deps);
   userRoutes(server, deps);
-  postRoutes(server, deps);
+  postRoutes(server, deps, { turnMs: timeouts.turnMs, idleMs: timeouts.idleMs });
   commentRoutes(server, deps);
   categoryRoutes(server, deps);
 

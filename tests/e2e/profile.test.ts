@@ -114,7 +114,8 @@ describe("a profile page", () => {
 
   it("asks for the current password to change the e-mail, which waits for the new address", async () => {
     const api = client(server.url);
-    const member = await buildUser(server, api, { username: "jonas" });
+    // A name of its own per attempt (the e2e project retries once).
+    const member = await buildUser(server, api, { username: `jonas${String(Date.now() % 1e6)}` });
     // A sign-in older than 15 minutes no longer stands in for the password.
     await server.app.deps.db
       .updateTable("sessions")
@@ -127,7 +128,7 @@ describe("a profile page", () => {
     await page.goto(`/profile/${member.id}`);
     await page.getByRole("button", { name: "Update Profile" }).click();
     const dialog = page.getByRole("dialog", { name: "Update Your Profile" });
-    const email = "jonas.new@example.org";
+    const email = `${member.username}.new@example.org`;
     await dialog.getByLabel("Email").fill(email);
     await dialog.getByLabel("Bio").fill("Bakes bread.");
     await dialog.getByRole("button", { name: "Update Profile" }).click();
@@ -136,11 +137,11 @@ describe("a profile page", () => {
         exact: true,
       }),
     );
-    await dialog.getByLabel("Current Password (to change your email or password)").fill("wrong");
+    await dialog.getByLabel("Current Password (to change e-mail or password)").fill("wrong");
     await dialog.getByRole("button", { name: "Update Profile" }).click();
     await shows(dialog.getByText("Current password is incorrect", { exact: true }));
     await dialog
-      .getByLabel("Current Password (to change your email or password)")
+      .getByLabel("Current Password (to change e-mail or password)")
       .fill(member.password);
     await dialog.getByRole("button", { name: "Update Profile" }).click();
     await shows(page.getByRole("status").getByText("profile updated successfully"));
@@ -153,18 +154,22 @@ describe("a profile page", () => {
       page.getByRole("heading", { name: "Your email address has been successfully verified" }),
     );
     await page.getByRole("link", { name: "Go To Profile" }).click();
-    await shows(page.getByRole("heading", { name: "jonas", level: 1 }));
+    await shows(page.getByRole("heading", { name: member.username, level: 1 }));
     expect(await page.getByText("We sent a link to").count()).toBe(0);
     expectNoProblems(site);
     await site.context.close();
 
     // A signed-in browser never uses up someone else's sign-up link: it goes home (SPEC.md 2).
     await api.post("/api/auth/register", {
-      username: "stranger",
-      email: "stranger@example.com",
+      username: `stranger${String(Date.now() % 1e6)}`,
+      email: `stranger.${member.username}@example.com`,
       password: "Stranger-1!",
     });
-    const signUp = await mailedLink(server.dataDir, "stranger@example.com", "verify");
+    const signUp = await mailedLink(
+      server.dataDir,
+      `stranger.${member.username}@example.com`,
+      "verify",
+    );
     const home = await fetch(`${server.url}${signUp.pathname}`, {
       headers: { accept: "text/html", cookie: `session=${member.token}` },
       redirect: "manual",

@@ -107,7 +107,7 @@ export function EditProfile({ profile, result }: { profile: Profile; result: Res
             error={errors.password}
           />
           <Field
-            label="Current Password (to change your email or password)"
+            label="Current Password (to change e-mail or password)"
             name="currentPassword"
             type="password"
             autoComplete="current-password"
