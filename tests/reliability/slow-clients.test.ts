@@ -62,7 +62,11 @@ const serverEnds = new Map<number, Promise<void>>();
 
 function watchConnections() {
   server.app.server.server.on("connection", (socket: net.Socket) => {
-    const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    const ended = new Promise<void>((resolve) => {
+      socket.once("close", () => {
+        resolve();
+      });
+    });
     serverEnds.set(socket.remotePort ?? 0, ended);
   });
 }
