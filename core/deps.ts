@@ -17,8 +17,13 @@ export interface CoreDeps {
   log: { warn(details: object, message: string): void };
   site: {
     title: string;
-    /** Absolute base of links in mail, e.g. https://blog.example.com */
+    /** This site's absolute address, e.g. https://blog.example.com */
     publicUrl: string;
+    /**
+     * Absolute base of links in mail (PUBLIC_URL unless MAIL_LINK_URL names a front end hosted
+     * elsewhere, which serves the same paths).
+     */
+    mailLinkUrl: string;
     defaultAvatarUrl: string;
   };
 }

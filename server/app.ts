@@ -247,6 +247,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     site: {
       title: config.site.title,
       publicUrl: config.publicUrl,
+      mailLinkUrl: config.mailLinkUrl,
       defaultAvatarUrl: `${config.publicUrl}/images/default-avatar.svg`,
     },
   };
