@@ -17,9 +17,12 @@ export interface CoreDeps {
   log: { warn(details: object, message: string): void };
   site: {
     title: string;
-    /** This site's absolute base, e.g. https://blog.example.com */
+    /** This site's absolute address, e.g. https://blog.example.com */
     publicUrl: string;
-    /** Absolute base of links in mail (MAIL_LINK_URL: a front end on another origin). */
+    /**
+     * Absolute base of links in mail (PUBLIC_URL unless MAIL_LINK_URL names a front end hosted
+     * elsewhere, which serves the same paths).
+     */
     mailLinkUrl: string;
     defaultAvatarUrl: string;
   };

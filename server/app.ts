@@ -36,6 +36,7 @@ import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
+import { registerApiCors } from "./plugins/cors.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { sharedLimitStore } from "./plugins/rate-limit-store.js";
 import { requestSerializer } from "./plugins/logging.js";
@@ -281,7 +282,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     site: {
       title: config.site.title,
       publicUrl: config.publicUrl,
-      mailLinkUrl: config.publicUrl,
+      mailLinkUrl: config.mailLinkUrl,
       defaultAvatarUrl: `${config.publicUrl}/images/default-avatar.svg`,
     },
   };
@@ -313,6 +314,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     crossOriginResourcePolicy: { policy: "cross-origin" },
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
+  // Before the shared answers, which may answer from the cache in their own onRequest hook.
+  await registerApiCors(server, config.corsOrigins);
   // Shared answers: registered before compression, so they keep (and compress once) the plain body.
   const contentVersion = !config.pageCache
     ? unknownContentVersion

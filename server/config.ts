@@ -23,6 +23,50 @@ function url(protocols: readonly string[], example: string) {
   );
 }
 
+/**
+ * A browser origin as the browser sends it (`https://app.example.com`, `http://localhost:5173`):
+ * scheme, host and port, nothing else. Undefined when the text is not one.
+ */
+function originOf(text: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const bare =
+    (parsed.protocol === "http:" || parsed.protocol === "https:") &&
+    parsed.username === "" &&
+    parsed.password === "" &&
+    // No path, query or fragment: at most one slash after the host and port.
+    /^[a-z]+:\/\/[^/?#]+\/?$/i.test(text);
+  return bare ? parsed.origin : undefined;
+}
+
+/**
+ * CORS_ORIGINS: each origin written out. `*` is refused: it would let every page on the web call
+ * the API with its visitors' browsers (sign-in guessing from a crowd, look-alike front ends).
+ */
+const corsOrigins = optional.transform((value, context) => {
+  if (value === undefined) return [];
+  const origins: string[] = [];
+  for (const entry of value.split(",").map((part) => part.trim())) {
+    const origin = originOf(entry);
+    if (origin === undefined) {
+      context.addIssue({
+        code: "custom",
+        message:
+          entry === "*"
+            ? "must list each origin; * is not accepted"
+            : `must be a comma-separated list of origins like https://app.example.com (scheme, host and optional port, no path): not "${entry}"`,
+      });
+      return z.NEVER;
+    }
+    if (!origins.includes(origin)) origins.push(origin);
+  }
+  return origins;
+});
+
 const EnvSchema = z.object({
   PORT: z.preprocess(
     blankAsUnset,
@@ -37,6 +81,8 @@ const EnvSchema = z.object({
   DATA_DIR: text("./data"),
   DATABASE_URL: url(["postgres:", "postgresql:"], "postgres://user:password@host:5432/blog"),
   PUBLIC_URL: url(["http:", "https:"], "https://blog.example.com"),
+  MAIL_LINK_URL: url(["http:", "https:"], "https://app.example.com"),
+  CORS_ORIGINS: corsOrigins,
   ADMIN_EMAIL: optional.refine((v) => v === undefined || EMAIL_PATTERN.test(v), {
     message: "must be an e-mail address",
   }),
@@ -106,6 +152,10 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string;
+  /** The base of links in mail: a front end on another origin serves their paths. */
+  mailLinkUrl: string;
+  /** Origins whose pages may call /api with a bearer token (never with cookies). */
+  corsOrigins: string[];
   admin: { email: string | undefined; password: string | undefined };
   mail: { smtpUrl: string | undefined; from: string };
   rateLimits: boolean;
@@ -182,6 +232,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl,
+    mailLinkUrl: e.MAIL_LINK_URL?.replace(/\/+$/, "") ?? publicUrl,
+    corsOrigins: e.CORS_ORIGINS,
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     mail: {
       smtpUrl: e.SMTP_URL,

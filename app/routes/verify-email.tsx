@@ -14,9 +14,7 @@ import type { Route } from "./+types/verify-email";
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { viewer } = context;
   const kinds = viewer ? (["email-change"] as const) : undefined;
-  const result = await attempt(() =>
-    verifyEmail(context.deps, params.userId, params.token, kinds),
-  );
+  const result = await attempt(() => verifyEmail(context.deps, params.userId, params.token, kinds));
   if (!result.ok && result.status === 400) requireVisitor(context);
   return {
     site: context.site,

@@ -50,7 +50,7 @@ export function findUserByEmail(deps: Pick<CoreDeps, "db">, email: string) {
 
 async function sendVerificationMail(deps: CoreDeps, user: UsersTable) {
   const token = await issueToken(deps, user.id, "email", EMAIL_TOKEN_TTL_MS);
-  const link = `${deps.site.publicUrl}/api/auth/${user.id}/verify/${token}`;
+  const link = `${deps.site.mailLinkUrl}/api/auth/${user.id}/verify/${token}`;
   await deps.mailer.send(verificationMail(user.email, user.username, link, deps.site.title));
 }
 
@@ -222,7 +222,7 @@ export async function sendPasswordResetLink(deps: CoreDeps, body: unknown) {
   const user = await findUserByEmail(deps, input.email);
   if (user) {
     const token = await issueToken(deps, user.id, "password", RESET_TOKEN_TTL_MS);
-    const link = `${deps.site.publicUrl}/reset-password/${user.id}/${token}`;
+    const link = `${deps.site.mailLinkUrl}/reset-password/${user.id}/${token}`;
     await deps.mailer
       .send(passwordResetMail(user.email, user.username, link, deps.site.title))
       .catch(() => {

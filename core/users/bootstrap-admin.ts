@@ -58,7 +58,8 @@ export async function ensureAdmin(
   const existing = await findUserByEmail(deps, email);
   if (existing) {
     if (existing.is_admin === 1) return undefined;
-    if (existing.verified_email_key !== existing.email_key) throw unprovenAccount(email, wanted.email !== undefined);
+    if (existing.verified_email_key !== existing.email_key)
+      throw unprovenAccount(email, wanted.email !== undefined);
     await deps.db
       .updateTable("users")
       .set({ is_admin: 1, is_verified: 1, updated_at: iso(deps.clock()) })

@@ -177,10 +177,7 @@ export async function updateProfile(
 }
 
 /** `pendingEmail`: the address a change waits to confirm, shown to the account's owner only. */
-async function pendingEmailOf(
-  deps: CoreDeps,
-  userId: string,
-): Promise<{ pendingEmail?: string }> {
+async function pendingEmailOf(deps: CoreDeps, userId: string): Promise<{ pendingEmail?: string }> {
   const pendingEmail = await pendingEmailChange(deps, userId);
   return pendingEmail ? { pendingEmail } : {};
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ContentVersion } from "../web/content-version.js";
 import { etagOf, sendShared, type CachedPage, type PageCache } from "../web/page-cache.js";
 
@@ -15,7 +15,19 @@ const SHARED_ROUTES = new Set([
   "/api/users/user/:id",
 ]);
 
-const SHARED_API_HEADERS = { "cache-control": "no-cache", vary: "Accept-Encoding" };
+/**
+ * How clients may keep a shared answer. Vary adds to what the answer already varies on: with
+ * CORS_ORIGINS set that is Origin (the Access-Control-Allow-Origin differs by caller), which no
+ * cache in between may forget, though the body is the same for every origin.
+ */
+function sharedApiHeaders(reply: FastifyReply) {
+  const earlier = reply.getHeader("vary");
+  const fields = (Array.isArray(earlier) ? earlier : [String(earlier ?? "")])
+    .flatMap((value) => value.split(","))
+    .map((field) => field.trim())
+    .filter((field) => field !== "" && field.toLowerCase() !== "accept-encoding");
+  return { "cache-control": "no-cache", vary: [...fields, "Accept-Encoding"].join(", ") };
+}
 
 export function registerSharedAnswers(
   server: FastifyInstance,
@@ -40,7 +52,7 @@ export function registerSharedAnswers(
     const kept =
       cache.get(request.url, version, Date.now()) ?? (await cache.whenMade(request.url, version));
     if (kept) {
-      await sendShared(request, reply, cache, request.url, kept, SHARED_API_HEADERS);
+      await sendShared(request, reply, cache, request.url, kept, sharedApiHeaders(reply));
       return;
     }
     // Tagged with the version read before the handler reads the database.
@@ -75,7 +87,7 @@ export function registerSharedAnswers(
     };
     cache.set(request.url, answer);
     release(request, answer);
-    void reply.headers(SHARED_API_HEADERS).header("etag", answer.etag);
+    void reply.headers(sharedApiHeaders(reply)).header("etag", answer.etag);
     return payload;
   });
 }

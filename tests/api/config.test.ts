@@ -42,6 +42,19 @@ describe("loadConfig", () => {
     [{ S3_PUBLIC_URL: "//cdn.example.com", S3_BUCKET: "images", ...s3Keys }, "S3_PUBLIC_URL"],
     [{ REDIS_PREFIX: "my blog" }, "REDIS_PREFIX"],
     [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
+    [{ MAIL_LINK_URL: "app.example.com" }, "MAIL_LINK_URL"],
+    [{ MAIL_LINK_URL: "javascript:alert(1)" }, "MAIL_LINK_URL"],
+    [{ CORS_ORIGINS: "*" }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "https://app.example.com, *" }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "app.example.com" }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "https://app.example.com/client" }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "https://app.example.com/." }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "https://app.example.com?x=1" }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "https://user@app.example.com" }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "ftp://app.example.com" }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "null" }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "https://a.example.com,,https://b.example.com" }, "CORS_ORIGINS"],
+    [{ CORS_ORIGINS: "https://a.example.com https://b.example.com" }, "CORS_ORIGINS"],
   ])("refuses %j naming %s", (env, variable) => {
     const problems = problemsOf(
       Object.fromEntries(
@@ -67,6 +80,22 @@ describe("loadConfig", () => {
       "https://blog.example.com",
     );
     expect(config).toMatchObject({ redisPrefix: "blog:", trustProxy: false, s3: undefined });
+    expect(config).toMatchObject({ mailLinkUrl: "http://localhost:3000", corsOrigins: [] });
+    expect(loadConfig({ PUBLIC_URL: "https://blog.example.com/" }).mailLinkUrl).toBe(
+      "https://blog.example.com",
+    );
+  });
+
+  it("reads the origins of API clients as browsers send them, and the base of mailed links", () => {
+    const config = loadConfig({
+      CORS_ORIGINS: " https://App.example.com:443/ , http://localhost:5173,https://app.example.com",
+      MAIL_LINK_URL: "https://app.example.com/blog/",
+    });
+    expect(config.corsOrigins).toEqual(["https://app.example.com", "http://localhost:5173"]);
+    expect(config.mailLinkUrl).toBe("https://app.example.com/blog");
+    expect(problemsOf({ CORS_ORIGINS: "*" })).toEqual([
+      "CORS_ORIGINS: must list each origin; * is not accepted",
+    ]);
   });
 
   it("reads S3 storage, the Redis prefix and the proxies to trust", () => {

@@ -21,7 +21,11 @@ import { limits } from "../rate-limits.js";
 
 type IdParams = { Params: { id: string } };
 
-export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turnMs: number; idleMs: number }) {
+export function postRoutes(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  options: { turnMs: number; idleMs: number },
+) {
   // Whole lists are the heaviest answers there are (10 MB for 10,000 posts, compressed on the way):
   // one at a time, the rest wait their turn, so a crowd asking for them cannot exhaust the memory
   // (several at once finish no sooner: the work is JSON and compression, on the CPU).
