@@ -43,7 +43,6 @@ import {
   memoryContentVersion,
   unknownContentVersion,
   redisContentVersion,
-  type ContentVersion,
 } from "./web/content-version.js";
 import { feedRoutes } from "./web/feeds.js";
 import { PageCache } from "./web/page-cache.js";
@@ -63,27 +62,6 @@ function answerRouterError(error: FastifyError, _request: FastifyRequest, reply:
 const hopsOf = (count: number) => (_address: string, hop: number) => hop < count;
 
 const loadRedis = lazyModule<{ Redis: typeof RedisClient }>("ioredis");
-
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/**
- * Any write that may have committed may have changed what a page shows (a post, a comment, a like,
- * a name), so it moves the content version on before its answer leaves: the next request, on any
- * instance, renders afresh. That is every write that succeeded, and every one that failed on the
- * server's side, which may have failed after its commit. A refused write (4xx) changed nothing, and
- * anyone can send one: it leaves the shared renders alone.
- */
-function bumpOnWrites(server: FastifyInstance, contentVersion: ContentVersion) {
-  server.addHook("onSend", async (request, reply, payload) => {
-    const mayHaveCommitted = reply.statusCode < 400 || reply.statusCode >= 500;
-    if (!READS.has(request.method) && mayHaveCommitted) {
-      await contentVersion.bump().catch((error: unknown) => {
-        server.log.error({ err: error }, "could not move the content version on");
-      });
-    }
-    return payload;
-  });
-}
 
 /**
  * `/uploads/*`: the files of DATA_DIR/uploads, or the bucket's files read through this server when
@@ -216,9 +194,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       s3.close();
     });
   }
+  const contentVersion = !config.pageCache
+    ? unknownContentVersion
+    : redis
+      ? redisContentVersion(redis, `${config.redisPrefix}content-version`, (error) => {
+          server.log.warn(
+            { err: error },
+            "content version unavailable; answering without the cache",
+          );
+        })
+      : memoryContentVersion();
   const deps: CoreDeps = {
     db: database.db,
     clock,
+    // Moved on by the services that change what visitors see, before their answer leaves, so the
+    // next request on any instance renders afresh (decision 005).
+    contentChanged: () =>
+      contentVersion.bump().catch((error: unknown) => {
+        server.log.error({ err: error }, "could not move the content version on");
+      }),
     loginAttempts: !config.rateLimits
       ? uncountedAttempts
       : redis
@@ -275,17 +269,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
   // Shared answers: registered before compression, so they keep (and compress once) the plain body.
-  const contentVersion = !config.pageCache
-    ? unknownContentVersion
-    : redis
-      ? redisContentVersion(redis, `${config.redisPrefix}content-version`, (error) => {
-          server.log.warn(
-            { err: error },
-            "content version unavailable; answering without the cache",
-          );
-        })
-      : memoryContentVersion();
-  bumpOnWrites(server, contentVersion);
   const shared = {
     cache: new PageCache({ maxBytes: 32 * 1024 * 1024, maxAgeMs: 30_000 }),
     contentVersion,
