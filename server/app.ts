@@ -141,6 +141,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Told the SQL of every query the server runs (tests count queries per page). */
   onQuery?: (sql: string) => void;
+  /** URLs per sitemap file; 50,000 (the protocol's limit) unless a test lowers it. */
+  sitemapUrlsMax?: number;
   /** Told once when start-up creates an admin with a generated password. */
   onAdminCreated?: (credentials: AdminCredentials) => void;
 }
@@ -329,7 +331,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerErrorHandling(server);
   const renderPage = await registerWebSite(server, deps, config, ROOT, shared);
   healthRoutes(server, deps);
-  feedRoutes(server, deps, config);
+  feedRoutes(server, deps, config, contentVersion, { sitemapUrlsMax: options.sitemapUrlsMax });
   authRoutes(server, deps, renderPage);
   passwordRoutes(server, deps);
   userRoutes(server, deps);
