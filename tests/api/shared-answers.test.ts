@@ -138,6 +138,13 @@ describe("what a kept answer is kept under", () => {
       expect(ran).toBe(0);
       expect(result.text).toBe(detail.text);
     }
+    // The same id spelt otherwise: a trailing slash, a letter percent-encoded.
+    const encoded = `%${post._id.charCodeAt(0).toString(16)}${post._id.slice(1)}`;
+    for (const path of [`/api/posts/${post._id}/`, `/api/posts/${encoded}`]) {
+      const { result, ran } = await queriesOf(() => api.get(path));
+      expect(ran, path).toBe(0);
+      expect(result.text, path).toBe(detail.text);
+    }
   });
 
   it("tells apart what the read does take", async () => {
