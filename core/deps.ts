@@ -13,6 +13,12 @@ export interface CoreDeps {
   clock: Clock;
   /** Sign-in attempts per account (shared through Redis when several instances run). */
   loginAttempts: AttemptCounter;
+  /**
+   * Told after every write that may have changed what visitors see (`changingContent`), before
+   * the service returns; never throws. Sign-ins, sign-outs, tokens and refused writes change no
+   * page, so anyone sending them cannot make the host drop its kept renders.
+   */
+  contentChanged: () => Promise<void>;
   /** Told what a service let go of without failing the request (see `discardImages`). */
   log: { warn(details: object, message: string): void };
   site: {

@@ -44,7 +44,6 @@ import {
   memoryContentVersion,
   unknownContentVersion,
   redisContentVersion,
-  type ContentVersion,
 } from "./web/content-version.js";
 import { feedRoutes } from "./web/feeds.js";
 import { PageCache } from "./web/page-cache.js";
@@ -64,27 +63,6 @@ function answerRouterError(error: FastifyError, _request: FastifyRequest, reply:
 const hopsOf = (count: number) => (_address: string, hop: number) => hop < count;
 
 const loadRedis = lazyModule<{ Redis: typeof RedisClient }>("ioredis");
-
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/**
- * Any write that may have committed may have changed what a page shows (a post, a comment, a like,
- * a name), so it moves the content version on before its answer leaves: the next request, on any
- * instance, renders afresh. That is every write that succeeded, and every one that failed on the
- * server's side, which may have failed after its commit. A refused write (4xx) changed nothing, and
- * anyone can send one: it leaves the shared renders alone.
- */
-function bumpOnWrites(server: FastifyInstance, contentVersion: ContentVersion) {
-  server.addHook("onSend", async (request, reply, payload) => {
-    const mayHaveCommitted = reply.statusCode < 400 || reply.statusCode >= 500;
-    if (!READS.has(request.method) && mayHaveCommitted) {
-      await contentVersion.bump().catch((error: unknown) => {
-        server.log.error({ err: error }, "could not move the content version on");
-      });
-    }
-    return payload;
-  });
-}
 
 /**
  * `/uploads/*`: the files of DATA_DIR/uploads, or the bucket's files read through this server when
@@ -186,6 +164,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Told the SQL of every query the server runs (tests count queries per page). */
   onQuery?: (sql: string) => void;
+  /** URLs per sitemap file; 50,000 (the protocol's limit) unless a test lowers it. */
+  sitemapUrlsMax?: number;
   /** Told once when start-up creates an admin with a generated password. */
   onAdminCreated?: (credentials: AdminCredentials) => void;
   /** Shorter limits for tests that play slow clients. */
@@ -251,9 +231,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       s3.close();
     });
   }
+  const contentVersion = !config.pageCache
+    ? unknownContentVersion
+    : redis
+      ? redisContentVersion(redis, `${config.redisPrefix}content-version`, (error) => {
+          server.log.warn(
+            { err: error },
+            "content version unavailable; answering without the cache",
+          );
+        })
+      : memoryContentVersion();
   const deps: CoreDeps = {
     db: database.db,
     clock,
+    // Moved on by the services that change what visitors see, before their answer leaves, so the
+    // next request on any instance renders afresh (decision 005).
+    contentChanged: () =>
+      contentVersion.bump().catch((error: unknown) => {
+        server.log.error({ err: error }, "could not move the content version on");
+      }),
     loginAttempts: !config.rateLimits
       ? uncountedAttempts
       : redis
@@ -317,17 +313,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Before the shared answers, which may answer from the cache in their own onRequest hook.
   await registerApiCors(server, config.corsOrigins);
   // Shared answers: registered before compression, so they keep (and compress once) the plain body.
-  const contentVersion = !config.pageCache
-    ? unknownContentVersion
-    : redis
-      ? redisContentVersion(redis, `${config.redisPrefix}content-version`, (error) => {
-          server.log.warn(
-            { err: error },
-            "content version unavailable; answering without the cache",
-          );
-        })
-      : memoryContentVersion();
-  bumpOnWrites(server, contentVersion);
   const shared = {
     cache: new PageCache({ maxBytes: 32 * 1024 * 1024, maxAgeMs: 30_000 }),
     contentVersion,
@@ -388,7 +373,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerErrorHandling(server);
   const renderPage = await registerWebSite(server, deps, config, ROOT, shared);
   healthRoutes(server, deps);
-  feedRoutes(server, deps, config);
+  feedRoutes(server, deps, config, contentVersion, { sitemapUrlsMax: options.sitemapUrlsMax });
   authRoutes(server, deps, renderPage);
   passwordRoutes(server, deps);
   userRoutes(server, deps);

@@ -1,4 +1,6 @@
+import { data, redirect } from "react-router";
 import { PAGE_SIZE } from "../../contract/limits.js";
+import { findCategoryByTitle } from "../../core/categories/categories-service.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
@@ -9,10 +11,19 @@ import type { Route } from "./+types/category";
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const page = pageFrom(request.url);
   const filter = { category: params.category };
-  const [posts, total] = await Promise.all([
+  const [category, posts, total] = await Promise.all([
+    findCategoryByTitle(context.deps, params.category),
     listPosts(context.deps, filter, page),
     countPosts(context.deps, filter),
   ]);
+  // A page for a category, or for the posts that keep the title of one deleted since (DESIGN.md
+  // 4: their tags still link here); any other text is not a page, whatever it says.
+  if (category?.title !== params.category && total === 0) {
+    if (!category) throw data(null, { status: 404 });
+    // Another spelling of a category's title (case, spaces): its own page.
+    const query = page > 1 ? `?page=${String(page)}` : "";
+    throw redirect(`${categoryPath(category.title)}${query}`);
+  }
   return {
     category: params.category,
     posts,

@@ -2,6 +2,7 @@ import { CategoryCreateSchema } from "../../contract/content.js";
 import type { CategoriesTable } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { iso } from "../shared/clock.js";
+import { changingContent } from "../shared/content-changes.js";
 import { conflict, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
@@ -47,7 +48,7 @@ export async function createCategory(deps: CoreDeps, actor: Actor, body: unknown
   };
   if (await findCategoryByTitle(deps, title)) throw conflict(categoryMessages.exists);
   try {
-    await deps.db.insertInto("categories").values(row).execute();
+    await changingContent(deps, () => deps.db.insertInto("categories").values(row).execute());
   } catch (error) {
     if (await findCategoryByTitle(deps, title)) throw conflict(categoryMessages.exists);
     throw error;
@@ -59,7 +60,9 @@ export async function createCategory(deps: CoreDeps, actor: Actor, body: unknown
 export async function deleteCategory(deps: CoreDeps, actor: Actor, id: string) {
   assertAdmin(actor);
   const result = isId(id)
-    ? await deps.db.deleteFrom("categories").where("id", "=", id).executeTakeFirst()
+    ? await changingContent(deps, () =>
+        deps.db.deleteFrom("categories").where("id", "=", id).executeTakeFirst(),
+      )
     : undefined;
   if (!result || result.numDeletedRows === 0n) throw notFound(categoryMessages.notFound);
   return { categoryId: id, message: categoryMessages.deleted };

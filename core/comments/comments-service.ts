@@ -2,6 +2,7 @@ import { CommentCreateSchema, CommentUpdateSchema } from "../../contract/content
 import type { CoreDeps } from "../deps.js";
 import { findPost, postMessages } from "../posts/posts-service.js";
 import { iso } from "../shared/clock.js";
+import { changingContent } from "../shared/content-changes.js";
 import { forbidden, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
@@ -58,17 +59,19 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
   const now = iso(deps.clock());
   const id = newId();
   try {
-    await deps.db
-      .insertInto("comments")
-      .values({
-        id,
-        post_id: post.id,
-        user_id: actor.id,
-        text: input.text,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await changingContent(deps, () =>
+      deps.db
+        .insertInto("comments")
+        .values({
+          id,
+          post_id: post.id,
+          user_id: actor.id,
+          text: input.text,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute(),
+    );
   } catch (error) {
     // The post was deleted between the check and the insert.
     if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
@@ -81,17 +84,21 @@ export async function updateComment(deps: CoreDeps, actor: Actor, id: string, bo
   const comment = await requireComment(deps, id);
   if (!canEditComment(actor, comment)) throw forbidden(commentMessages.notAuthor);
   const { text } = validate(CommentUpdateSchema, body);
-  await deps.db
-    .updateTable("comments")
-    .set({ text, updated_at: iso(deps.clock()) })
-    .where("id", "=", comment.id)
-    .execute();
+  await changingContent(deps, () =>
+    deps.db
+      .updateTable("comments")
+      .set({ text, updated_at: iso(deps.clock()) })
+      .where("id", "=", comment.id)
+      .execute(),
+  );
   return { ...(await presentOne(deps, comment.id)), message: commentMessages.updated };
 }
 
 export async function deleteComment(deps: CoreDeps, actor: Actor, id: string) {
   const comment = await requireComment(deps, id);
   if (!canDeleteComment(actor, comment)) throw forbidden(commentMessages.deleteDenied);
-  await deps.db.deleteFrom("comments").where("id", "=", comment.id).execute();
+  await changingContent(deps, () =>
+    deps.db.deleteFrom("comments").where("id", "=", comment.id).execute(),
+  );
   return { commentId: comment.id, message: commentMessages.deleted };
 }

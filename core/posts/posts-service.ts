@@ -8,6 +8,7 @@ import { selectComments } from "../comments/queries.js";
 import type { CoreDeps } from "../deps.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
+import { changingContent } from "../shared/content-changes.js";
 import { forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
@@ -219,7 +220,7 @@ export async function createPost(deps: CoreDeps, actor: Actor, form: PostForm) {
     updated_at: now,
   };
   try {
-    await deps.db.insertInto("posts").values(post).execute();
+    await changingContent(deps, () => deps.db.insertInto("posts").values(post).execute());
   } catch (error) {
     await discardImages(deps, [imageKey]);
     throw error;
@@ -236,16 +237,18 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
     input.category === post.category
       ? post.category
       : await canonicalCategory(deps, input.category);
-  await deps.db
-    .updateTable("posts")
-    .set({
-      title: input.title,
-      description: input.description,
-      category,
-      updated_at: iso(deps.clock()),
-    })
-    .where("id", "=", post.id)
-    .execute();
+  await changingContent(deps, () =>
+    deps.db
+      .updateTable("posts")
+      .set({
+        title: input.title,
+        description: input.description,
+        category,
+        updated_at: iso(deps.clock()),
+      })
+      .where("id", "=", post.id)
+      .execute(),
+  );
   return getPost(deps, post.id);
 }
 
@@ -262,18 +265,20 @@ export async function replacePostImage(
     throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
   }
   const imageKey = await storeImage(deps.storage, image, IMAGE_REPLACE_MAX_BYTES);
-  const swapped = await swapImage(deps, imageKey, {
-    currentKey: async () => (await findPost(deps, post.id))?.image_key,
-    setKeyIf: async (expected) => {
-      const result = await deps.db
-        .updateTable("posts")
-        .set({ image_key: imageKey, updated_at: iso(deps.clock()) })
-        .where("id", "=", post.id)
-        .where("image_key", "=", expected ?? "")
-        .executeTakeFirst();
-      return result.numUpdatedRows === 1n;
-    },
-  });
+  const swapped = await changingContent(deps, () =>
+    swapImage(deps, imageKey, {
+      currentKey: async () => (await findPost(deps, post.id))?.image_key,
+      setKeyIf: async (expected) => {
+        const result = await deps.db
+          .updateTable("posts")
+          .set({ image_key: imageKey, updated_at: iso(deps.clock()) })
+          .where("id", "=", post.id)
+          .where("image_key", "=", expected ?? "")
+          .executeTakeFirst();
+        return result.numUpdatedRows === 1n;
+      },
+    }),
+  );
   if (!swapped) throw notFound(postMessages.notFound);
   return getPost(deps, post.id);
 }
@@ -282,7 +287,9 @@ export async function replacePostImage(
 export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
   const post = await requirePost(deps, id);
   if (!canDeletePost(actor, post)) throw forbidden(postMessages.deleteDenied);
-  await deps.db.deleteFrom("posts").where("id", "=", post.id).execute();
+  await changingContent(deps, () =>
+    deps.db.deleteFrom("posts").where("id", "=", post.id).execute(),
+  );
   await discardImages(deps, [post.image_key]);
   return { postId: post.id, message: postMessages.deleted };
 }
@@ -293,21 +300,23 @@ export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
  */
 export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
   const post = await requirePost(deps, id);
-  const inserted = await deps.db
-    .insertInto("likes")
-    .values({ user_id: actor.id, post_id: post.id, created_at: iso(deps.clock()) })
-    .onConflict((oc) => oc.columns(["user_id", "post_id"]).doNothing())
-    .executeTakeFirst()
-    .catch(async (error: unknown) => {
-      if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
-      throw error;
-    });
-  if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) {
-    await deps.db
-      .deleteFrom("likes")
-      .where("user_id", "=", actor.id)
-      .where("post_id", "=", post.id)
-      .execute();
-  }
+  await changingContent(deps, async () => {
+    const inserted = await deps.db
+      .insertInto("likes")
+      .values({ user_id: actor.id, post_id: post.id, created_at: iso(deps.clock()) })
+      .onConflict((oc) => oc.columns(["user_id", "post_id"]).doNothing())
+      .executeTakeFirst()
+      .catch(async (error: unknown) => {
+        if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
+        throw error;
+      });
+    if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) {
+      await deps.db
+        .deleteFrom("likes")
+        .where("user_id", "=", actor.id)
+        .where("post_id", "=", post.id)
+        .execute();
+    }
+  });
   return getPost(deps, post.id);
 }

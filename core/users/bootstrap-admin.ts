@@ -4,6 +4,7 @@ import { createUser, findUserByEmail } from "../auth/auth-service.js";
 import type { CoreDeps } from "../deps.js";
 import { DomainError } from "../shared/errors.js";
 import { iso } from "../shared/clock.js";
+import { changingContent } from "../shared/content-changes.js";
 
 export const DEFAULT_ADMIN_EMAIL = "admin@example.com";
 
@@ -60,22 +61,27 @@ export async function ensureAdmin(
     if (existing.is_admin === 1) return undefined;
     if (existing.verified_email_key !== existing.email_key)
       throw unprovenAccount(email, wanted.email !== undefined);
-    await deps.db
-      .updateTable("users")
-      .set({ is_admin: 1, is_verified: 1, updated_at: iso(deps.clock()) })
-      .where("id", "=", existing.id)
-      .execute();
+    // A new admin may become the site owner the home page shows.
+    await changingContent(deps, () =>
+      deps.db
+        .updateTable("users")
+        .set({ is_admin: 1, is_verified: 1, updated_at: iso(deps.clock()) })
+        .where("id", "=", existing.id)
+        .execute(),
+    );
     return undefined;
   }
   const password = wanted.password ?? generatePassword();
   try {
-    await createUser(deps, {
-      username: usernameFrom(email),
-      email,
-      password,
-      isAdmin: true,
-      isVerified: true,
-    });
+    await changingContent(deps, () =>
+      createUser(deps, {
+        username: usernameFrom(email),
+        email,
+        password,
+        isAdmin: true,
+        isVerified: true,
+      }),
+    );
   } catch (error) {
     // Another instance starting at the same moment created it first.
     if (error instanceof DomainError && error.kind === "conflict") return undefined;

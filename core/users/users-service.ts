@@ -14,6 +14,7 @@ import {
 import type { CoreDeps } from "../deps.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
+import { changingContent } from "../shared/content-changes.js";
 import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
@@ -164,7 +165,9 @@ export async function updateProfile(
     updated_at: iso(deps.clock()),
     ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
   };
-  await deps.db.updateTable("users").set(changes).where("id", "=", user.id).execute();
+  await changingContent(deps, () =>
+    deps.db.updateTable("users").set(changes).where("id", "=", user.id).execute(),
+  );
   if (input.password) await revokeUserSessions(deps.db, user.id, session.sessionId);
   return {
     ...presentProfile(
@@ -187,20 +190,22 @@ export async function setProfilePhoto(deps: CoreDeps, actor: Actor, bytes: Buffe
   if (!bytes || bytes.length === 0) throw invalid("image is required");
   const user = await requireUser(deps, actor.id);
   const photoKey = await storeImage(deps.storage, bytes, PROFILE_PHOTO_MAX_BYTES);
-  const swapped = await swapImage(deps, photoKey, {
-    currentKey: async () => (await findUser(deps, user.id))?.photo_key,
-    setKeyIf: async (expected) => {
-      const result = await deps.db
-        .updateTable("users")
-        .set({ photo_key: photoKey, updated_at: iso(deps.clock()) })
-        .where("id", "=", user.id)
-        .where((eb) =>
-          expected === null ? eb("photo_key", "is", null) : eb("photo_key", "=", expected),
-        )
-        .executeTakeFirst();
-      return result.numUpdatedRows === 1n;
-    },
-  });
+  const swapped = await changingContent(deps, () =>
+    swapImage(deps, photoKey, {
+      currentKey: async () => (await findUser(deps, user.id))?.photo_key,
+      setKeyIf: async (expected) => {
+        const result = await deps.db
+          .updateTable("users")
+          .set({ photo_key: photoKey, updated_at: iso(deps.clock()) })
+          .where("id", "=", user.id)
+          .where((eb) =>
+            expected === null ? eb("photo_key", "is", null) : eb("photo_key", "=", expected),
+          )
+          .executeTakeFirst();
+        return result.numUpdatedRows === 1n;
+      },
+    }),
+  );
   if (!swapped) throw notFound(userMessages.notFound);
   return { profilePhoto: profilePhotoOf(deps, photoKey), message: userMessages.photoUploaded };
 }
@@ -212,30 +217,32 @@ export async function setProfilePhoto(deps: CoreDeps, actor: Actor, bytes: Buffe
 export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
   const user = await requireUser(deps, id);
   if (!canDeleteUser(actor, user.id)) throw forbidden("You can only delete your own profile");
-  const imageKeys = await deps.db.transaction().execute(async (trx) => {
-    if (user.is_admin === 1) {
-      // Lock the admin rows first (a no-op update works on both engines), so two admins deleting
-      // themselves at once are counted one after the other and one admin always remains.
-      await trx
-        .updateTable("users")
-        .set((eb) => ({ is_admin: eb.ref("is_admin") }))
-        .where("is_admin", "=", 1)
+  const imageKeys = await changingContent(deps, () =>
+    deps.db.transaction().execute(async (trx) => {
+      if (user.is_admin === 1) {
+        // Lock the admin rows first (a no-op update works on both engines), so two admins deleting
+        // themselves at once are counted one after the other and one admin always remains.
+        await trx
+          .updateTable("users")
+          .set((eb) => ({ is_admin: eb.ref("is_admin") }))
+          .where("is_admin", "=", 1)
+          .execute();
+        const admins = await trx
+          .selectFrom("users")
+          .select((eb) => eb.fn.countAll<number | string>().as("count"))
+          .where("is_admin", "=", 1)
+          .executeTakeFirstOrThrow();
+        if (Number(admins.count) <= 1) throw invalid(userMessages.lastAdmin);
+      }
+      const posts = await trx
+        .selectFrom("posts")
+        .select("image_key")
+        .where("user_id", "=", user.id)
         .execute();
-      const admins = await trx
-        .selectFrom("users")
-        .select((eb) => eb.fn.countAll<number | string>().as("count"))
-        .where("is_admin", "=", 1)
-        .executeTakeFirstOrThrow();
-      if (Number(admins.count) <= 1) throw invalid(userMessages.lastAdmin);
-    }
-    const posts = await trx
-      .selectFrom("posts")
-      .select("image_key")
-      .where("user_id", "=", user.id)
-      .execute();
-    await trx.deleteFrom("users").where("id", "=", user.id).execute();
-    return [user.photo_key, ...posts.map((post) => post.image_key)];
-  });
+      await trx.deleteFrom("users").where("id", "=", user.id).execute();
+      return [user.photo_key, ...posts.map((post) => post.image_key)];
+    }),
+  );
   await discardImages(deps, imageKeys);
   return { message: actor.id === user.id ? userMessages.deleted : userMessages.deletedByAdmin };
 }

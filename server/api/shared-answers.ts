@@ -3,16 +3,17 @@ import type { ContentVersion } from "../web/content-version.js";
 import { etagOf, sendShared, type CachedPage, type PageCache } from "../web/page-cache.js";
 
 /**
- * The public reads whose answer is the same for everyone, signed in or not: the lists and a post.
- * They are kept like anonymous pages (until any write, at most 30 s) and carry a validator; API
- * clients revalidate every time (`no-cache`), so a client sees its own write at once.
+ * The public reads whose answer is the same for everyone, signed in or not: the lists and a post,
+ * each with the query parameters its handler reads. They are kept like anonymous pages (until
+ * content changes, at most 30 s) and carry a validator; API clients revalidate every time
+ * (`no-cache`), so a client sees its own write at once.
  */
-const SHARED_ROUTES = new Set([
-  "/api/posts",
-  "/api/posts/count",
-  "/api/posts/:id",
-  "/api/categories",
-  "/api/users/user/:id",
+const SHARED_ROUTES = new Map<string, readonly string[]>([
+  ["/api/posts", ["pageNumber", "category"]],
+  ["/api/posts/count", []],
+  ["/api/posts/:id", []],
+  ["/api/categories", []],
+  ["/api/users/user/:id", ["pageNumber"]],
 ]);
 
 /**
@@ -29,35 +30,49 @@ function sharedApiHeaders(reply: FastifyReply) {
   return { "cache-control": "no-cache", vary: [...fields, "Accept-Encoding"].join(", ") };
 }
 
+/**
+ * What a shared read is kept under: its route, its path parameters and the parameters it reads, as
+ * the handler receives them. Another spelling of the same request (a `?utm_source=`, a
+ * cache-buster, a percent-encoded id, a trailing slash) finds the same answer, not a new render.
+ */
+function keyOf(request: FastifyRequest, route: string, reads: readonly string[]) {
+  const query: Partial<Record<string, unknown>> =
+    typeof request.query === "object" && request.query !== null ? request.query : {};
+  return JSON.stringify([route, request.params, reads.map((name) => query[name] ?? null)]);
+}
+
 export function registerSharedAnswers(
   server: FastifyInstance,
   shared: { cache: PageCache; contentVersion: ContentVersion },
 ) {
   const { cache, contentVersion } = shared;
-  const versions = new WeakMap<FastifyRequest, string>();
+  const keeping = new WeakMap<FastifyRequest, { key: string; version: string }>();
   // The requests making an answer others wait for; released once it is kept (or cannot be).
   const making = new WeakMap<FastifyRequest, (made?: CachedPage) => void>();
   const release = (request: FastifyRequest, made?: CachedPage) => {
     making.get(request)?.(made);
     making.delete(request);
   };
-  const isShared = (request: FastifyRequest) =>
-    (request.method === "GET" || request.method === "HEAD") &&
-    SHARED_ROUTES.has(request.routeOptions.url ?? "");
+  const sharedKeyOf = (request: FastifyRequest) => {
+    if (request.method !== "GET" && request.method !== "HEAD") return undefined;
+    const route = request.routeOptions.url ?? "";
+    const reads = SHARED_ROUTES.get(route);
+    return reads && keyOf(request, route, reads);
+  };
 
   server.addHook("onRequest", async (request, reply) => {
-    if (!isShared(request)) return;
+    const key = sharedKeyOf(request);
+    if (key === undefined) return;
     const version = await contentVersion.current();
     if (version === undefined) return;
-    const kept =
-      cache.get(request.url, version, Date.now()) ?? (await cache.whenMade(request.url, version));
+    const kept = cache.get(key, version, Date.now()) ?? (await cache.whenMade(key, version));
     if (kept) {
-      await sendShared(request, reply, cache, request.url, kept, sharedApiHeaders(reply));
+      await sendShared(request, reply, cache, key, kept, sharedApiHeaders(reply));
       return;
     }
     // Tagged with the version read before the handler reads the database.
-    versions.set(request, version);
-    making.set(request, cache.startMaking(request.url, version));
+    making.set(request, cache.startMaking(key, version));
+    keeping.set(request, { key, version });
   });
   // Whatever became of the answer (an error, a client gone), nobody waits for it any longer.
   server.addHook("onResponse", (request, _reply, done) => {
@@ -70,14 +85,14 @@ export function registerSharedAnswers(
   });
 
   server.addHook("onSend", async (request, reply, payload) => {
-    const version = versions.get(request);
-    if (version === undefined || reply.statusCode !== 200 || typeof payload !== "string") {
+    const keep = keeping.get(request);
+    if (keep === undefined || reply.statusCode !== 200 || typeof payload !== "string") {
       release(request);
       return payload;
     }
     const body = Buffer.from(payload);
     const answer: CachedPage = {
-      version,
+      version: keep.version,
       storedAt: Date.now(),
       contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
       body,
@@ -85,7 +100,7 @@ export function registerSharedAnswers(
       csp: undefined,
       encoded: new Map(),
     };
-    cache.set(request.url, answer);
+    cache.set(keep.key, answer);
     release(request, answer);
     void reply.headers(sharedApiHeaders(reply)).header("etag", answer.etag);
     return payload;

@@ -1,24 +1,101 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { listCategories } from "../../core/categories/categories-service.js";
 import type { CoreDeps } from "../../core/deps.js";
 import { listPosts, listPostStamps } from "../../core/posts/posts-service.js";
 import type { Config } from "../config.js";
+import type { ContentVersion } from "./content-version.js";
+import { xmlSafe, xmlText } from "./xml-text.js";
 
 const RSS_ITEMS = 20;
 
-const xml = (text: string) =>
-  text
-    .replace(/[<>&'"]/g, (c) => `&#${String(c.codePointAt(0))};`)
-    .replace(
-      // Control characters are not allowed in XML 1.0 at all.
-      // eslint-disable-next-line no-control-regex
-      /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g,
-      "",
-    );
+/** The sitemap protocol's limit of URLs in one file: past it, `/sitemap.xml` is an index. */
+export const SITEMAP_URLS_MAX = 50_000;
 
-/** robots.txt, sitemap.xml and an RSS feed of the latest posts, with absolute URLs. */
-export function feedRoutes(app: FastifyInstance, deps: CoreDeps, config: Config) {
+/**
+ * A built sitemap is kept this long at most, as its Cache-Control says anyone may keep it: a
+ * change made through another instance (without Redis each has its own content version) shows
+ * within that time, like the pages' 30 s.
+ */
+const SITEMAP_MAX_AGE_MS = 300_000;
+
+interface Sitemaps {
+  /** `/sitemap.xml`: every URL, or an index of the files below when there are too many. */
+  main: string;
+  /** `/sitemap-1.xml`, `/sitemap-2.xml`, …; none when the main file holds every URL. */
+  parts: string[];
+}
+
+export interface FeedOptions {
+  /** URLs per sitemap file (tests lower it rather than seed 50,000 posts). */
+  sitemapUrlsMax?: number | undefined;
+}
+
+const urlset = (urls: string[]) =>
+  [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...urls,
+    "</urlset>",
+  ].join("\n");
+
+function splitSitemaps(base: string, urls: string[], urlsMax: number): Sitemaps {
+  if (urls.length <= urlsMax) return { main: urlset(urls), parts: [] };
+  const parts: string[] = [];
+  for (let start = 0; start < urls.length; start += urlsMax) {
+    parts.push(urlset(urls.slice(start, start + urlsMax)));
+  }
+  const main = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...parts.map(
+      (_part, index) =>
+        `<sitemap><loc>${xmlText(`${base}/sitemap-${String(index + 1)}.xml`)}</loc></sitemap>`,
+    ),
+    "</sitemapindex>",
+  ].join("\n");
+  return { main, parts };
+}
+
+/**
+ * `make`'s result, kept until the content version moves on (or `maxAgeMs` pass), and made afresh
+ * when the version cannot be known. Tagged with the version read before `make` reads the
+ * database, so a build racing a write is never kept as current; callers at once share one build.
+ */
+function keptPerVersion<T>(
+  contentVersion: ContentVersion,
+  maxAgeMs: number,
+  make: () => Promise<T>,
+): () => Promise<T> {
+  let kept: { version: string; madeAt: number; value: Promise<T> } | undefined;
+  return async () => {
+    const version = await contentVersion.current();
+    if (version === undefined) return make();
+    const now = Date.now();
+    if (kept && kept.version === version && now - kept.madeAt <= maxAgeMs) return kept.value;
+    const value = make();
+    const entry = { version, madeAt: now, value };
+    kept = entry;
+    // A build that failed is not kept: the next request tries again.
+    value.catch(() => {
+      if (kept === entry) kept = undefined;
+    });
+    return value;
+  };
+}
+
+const sendXml = (reply: FastifyReply, type: string, body: string) =>
+  reply.type(`${type}; charset=utf-8`).header("cache-control", "public, max-age=300").send(body);
+
+/** robots.txt, the sitemap and an RSS feed of the latest posts, with absolute URLs. */
+export function feedRoutes(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  config: Config,
+  contentVersion: ContentVersion,
+  options: FeedOptions = {},
+) {
   const base = config.publicUrl;
+  const urlsMax = options.sitemapUrlsMax ?? SITEMAP_URLS_MAX;
 
   app.get("/robots.txt", (_request, reply) =>
     reply
@@ -37,50 +114,55 @@ export function feedRoutes(app: FastifyInstance, deps: CoreDeps, config: Config)
       ),
   );
 
-  app.get("/sitemap.xml", async (_request, reply) => {
+  // Every post is read to build it: built once per content version, not once per crawler visit.
+  const sitemaps = keptPerVersion(contentVersion, SITEMAP_MAX_AGE_MS, async () => {
     const [posts, categories] = await Promise.all([listPostStamps(deps), listCategories(deps)]);
     const url = (path: string, lastmod?: string) =>
-      `<url><loc>${xml(`${base}${path}`)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>`;
-    const body = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      `<url><loc>${xmlText(`${base}${path}`)}</loc>${lastmod ? `<lastmod>${xmlText(lastmod)}</lastmod>` : ""}</url>`;
+    const urls = [
       url("/"),
       url("/posts"),
-      ...categories.map((c) => url(`/posts/categories/${encodeURIComponent(c.title)}`)),
+      ...categories.map((c) => url(`/posts/categories/${encodeURIComponent(xmlSafe(c.title))}`)),
       ...posts.map((p) => url(`/posts/details/${p.id}`, p.updated_at)),
-      "</urlset>",
-    ].join("\n");
-    return reply
-      .type("application/xml; charset=utf-8")
-      .header("cache-control", "public, max-age=300")
-      .send(body);
+    ];
+    return splitSitemaps(base, urls, urlsMax);
+  });
+
+  app.get("/sitemap.xml", async (_request, reply) =>
+    sendXml(reply, "application/xml", (await sitemaps()).main),
+  );
+
+  app.get<{ Params: { part: string } }>("/sitemap-:part(^\\d+).xml", async (request, reply) => {
+    const { parts } = await sitemaps();
+    const part = /^[1-9]\d{0,8}$/.test(request.params.part)
+      ? parts[Number(request.params.part) - 1]
+      : undefined;
+    if (part === undefined) return reply.status(404).send({ message: "Not found" });
+    return sendXml(reply, "application/xml", part);
   });
 
   app.get("/rss.xml", async (_request, reply) => {
     const posts = (await listPosts(deps, {}, 1, RSS_ITEMS)).map(
       (post) => `<item>
-<title>${xml(post.title)}</title>
+<title>${xmlText(post.title)}</title>
 <link>${base}/posts/details/${post._id}</link>
 <guid isPermaLink="true">${base}/posts/details/${post._id}</guid>
 <pubDate>${new Date(post.createdAt).toUTCString()}</pubDate>
-<category>${xml(post.category)}</category>
-<author>${xml(post.user.username)}</author>
-<description>${xml(post.description.slice(0, 500))}</description>
+<category>${xmlText(post.category)}</category>
+<author>${xmlText(post.user.username)}</author>
+<description>${xmlText(post.description.slice(0, 500))}</description>
 </item>`,
     );
     const body = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
 <channel>
-<title>${xml(config.site.title)}</title>
+<title>${xmlText(config.site.title)}</title>
 <link>${base}/</link>
-<description>${xml(config.site.welcome)}</description>
+<description>${xmlText(config.site.welcome)}</description>
 <atom:link href="${base}/rss.xml" rel="self" type="application/rss+xml"/>
 ${posts.join("\n")}
 </channel>
 </rss>`;
-    return reply
-      .type("application/rss+xml; charset=utf-8")
-      .header("cache-control", "public, max-age=300")
-      .send(body);
+    return sendXml(reply, "application/rss+xml", body);
   });
 }

@@ -196,14 +196,45 @@ export function inlineScriptHashes(html: string, nonce: string): string[] {
 }
 
 /**
- * The pages anyone sees the same (for a visitor who is not signed in), whose renders may be shared:
- * lists, posts, categories, profiles and the plain forms. Not the links that carry a token
- * (verifying an e-mail does something), not the admin pages. `.data` is React Router's client
- * navigation form of the same page.
+ * The pages anyone sees the same (for a visitor who is not signed in), whose renders may be shared,
+ * each with the query parameters its route reads: lists, posts, categories, profiles and the plain
+ * forms. Not the links that carry a token (verifying an e-mail does something), not the admin
+ * pages. A route that comes to read another parameter must name it here, or anonymous visitors
+ * never see it take effect.
  */
-const SHARED_PAGE =
-  /^\/(?:|_root|posts|posts\/details\/[^/]+|posts\/categories\/[^/]+|profile\/[^/]+|login|register|forgot-password|email-sent|password-reset-successfully)(?:\.data)?$/;
+const SHARED_PAGES: readonly { path: RegExp; reads: readonly string[] }[] = [
+  { path: /^\/(?:_root)?$/, reads: [] },
+  { path: /^\/posts$/, reads: ["page"] },
+  { path: /^\/posts\/details\/[^/]+$/, reads: ["comments"] },
+  { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
+  { path: /^\/profile\/[^/]+$/, reads: ["page"] },
+  {
+    path: /^\/(?:login|register|forgot-password|email-sent|password-reset-successfully)$/,
+    reads: [],
+  },
+];
 
-export function isSharedPage(pathname: string) {
-  return SHARED_PAGE.test(pathname);
+/** `.data` is React Router's client navigation form of a page; `_routes` picks the loaders run. */
+const DATA_SUFFIX = ".data";
+const DATA_READS = ["_routes"];
+
+/**
+ * The address a shared page is made and kept under: its path, then the first value of each query
+ * parameter its route reads, in a fixed order. Anything else (`?utm_source=`, a cache-buster) is
+ * left out, so it can neither make another render nor change the one made. Undefined for a page
+ * that is not shared.
+ */
+export function sharedPageAddress(pathname: string, search: string): string | undefined {
+  const data = pathname.endsWith(DATA_SUFFIX);
+  const route = data ? pathname.slice(0, -DATA_SUFFIX.length) : pathname;
+  const page = SHARED_PAGES.find((shared) => shared.path.test(route));
+  if (!page) return undefined;
+  const asked = new URLSearchParams(search);
+  const kept = new URLSearchParams();
+  for (const name of data ? [...page.reads, ...DATA_READS] : page.reads) {
+    const value = asked.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  const query = kept.toString();
+  return query ? `${pathname}?${query}` : pathname;
 }

@@ -20,8 +20,8 @@ import { workSlots } from "../slots.js";
 import {
   etagOf,
   inlineScriptHashes,
-  isSharedPage,
   sendShared,
+  sharedPageAddress,
   type CachedPage,
   type PageCache,
 } from "./page-cache.js";
@@ -88,14 +88,14 @@ function isCrossOrigin(request: FastifyRequest, siteOrigin: string) {
   return fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none";
 }
 
-function toWebRequest(request: FastifyRequest, siteOrigin: string, signal: AbortSignal) {
+function toWebRequest(request: FastifyRequest, url: URL, signal: AbortSignal) {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
   const body = request.body;
-  return new Request(new URL(request.url, siteOrigin), {
+  return new Request(url, {
     // HEAD is rendered as GET (Fastify leaves the body out), so its answer matches GET's exactly.
     method: request.method === "HEAD" ? "GET" : request.method,
     headers,
@@ -116,9 +116,9 @@ async function sendWebResponse(reply: FastifyReply, response: Response, body: Bu
   return reply.send(body);
 }
 
-/** A page whose render may be shared: asked for by someone not signed in, with no message to show. */
-function mayShare(request: FastifyRequest, pathname: string, sessionCookie: string) {
-  if (!SAFE_METHODS.has(request.method) || !isSharedPage(pathname)) return false;
+/** A read whose render may be shared: by someone not signed in, with no message to show. */
+function mayShare(request: FastifyRequest, sessionCookie: string) {
+  if (!SAFE_METHODS.has(request.method)) return false;
   const cookies = request.headers.cookie;
   return (
     readCookie(cookies, sessionCookie) === undefined &&
@@ -189,20 +189,24 @@ export async function registerWebSite(
   const rendering = workSlots(Math.max(2, availableParallelism() * 2));
 
   const renderPage: RenderPage = async (request, reply) => {
-    const url = new URL(request.url, siteOrigin);
-    const shareable = mayShare(request, url.pathname, sessionCookie);
-    const version = shareable ? await contentVersion.current() : undefined;
-    const key = `${url.pathname}${url.search}`;
-    let made: (() => void) | undefined;
-    if (version !== undefined) {
-      const cached = cache.get(key, version, Date.now()) ?? (await cache.whenMade(key, version));
-      if (cached) return sendShared(request, reply, cache, key, cached, SHARED_PAGE_HEADERS);
-      made = cache.startMaking(key, version);
-    }
+    const asked = new URL(request.url, siteOrigin);
+    const address = mayShare(request, sessionCookie)
+      ? sharedPageAddress(asked.pathname, asked.search)
+      : undefined;
+    // A shared page is made from its address alone (cache on or off), so it shows exactly what it
+    // is kept under.
+    if (address === undefined) return renderFresh(request, reply, asked, undefined);
+    const url = new URL(address, siteOrigin);
+    const version = await contentVersion.current();
+    if (version === undefined) return renderFresh(request, reply, url, undefined);
+    const key = address;
+    const cached = cache.get(key, version, Date.now()) ?? (await cache.whenMade(key, version));
+    if (cached) return sendShared(request, reply, cache, key, cached, SHARED_PAGE_HEADERS);
+    const made = cache.startMaking(key, version);
     try {
-      return await renderFresh(request, reply, url, key, version);
+      return await renderFresh(request, reply, url, { key, version });
     } finally {
-      made?.();
+      made();
     }
   };
 
@@ -210,8 +214,8 @@ export async function registerWebSite(
     request: FastifyRequest,
     reply: FastifyReply,
     url: URL,
-    key: string,
-    version: string | undefined,
+    /** Where to keep the answer when it may be shared: its address and content version. */
+    keep: { key: string; version: string } | undefined,
   ) => {
     const cspNonce = randomBytes(16).toString("base64");
     const controller = new AbortController();
@@ -222,7 +226,7 @@ export async function registerWebSite(
     });
     const viewer = await viewerOf(deps, request, secureCookies);
     const { response, body } = await rendering.run(async () => {
-      const answer = await handle(toWebRequest(request, siteOrigin, controller.signal), {
+      const answer = await handle(toWebRequest(request, url, controller.signal), {
         deps,
         site,
         viewer,
@@ -236,14 +240,14 @@ export async function registerWebSite(
     const html = contentType.startsWith("text/html");
 
     if (
-      version !== undefined &&
+      keep !== undefined &&
       viewer === undefined &&
       response.status === 200 &&
       !response.headers.has("set-cookie") &&
       !response.headers.has("cache-control")
     ) {
       const page: CachedPage = {
-        version,
+        version: keep.version,
         storedAt: Date.now(),
         contentType,
         body,
@@ -253,8 +257,8 @@ export async function registerWebSite(
           : undefined,
         encoded: new Map(),
       };
-      cache.set(key, page);
-      return sendShared(request, reply, cache, key, page, SHARED_PAGE_HEADERS);
+      cache.set(keep.key, page);
+      return sendShared(request, reply, cache, keep.key, page, SHARED_PAGE_HEADERS);
     }
 
     if (html)

@@ -17,9 +17,22 @@ let author: TestUser;
 let reader: TestUser;
 /** Every SQL statement the server ran, in order. */
 const queries: string[] = [];
+/** The next statement matching this fails once it has run: a write lost after its commit. */
+let failAfter: RegExp | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { onQuery: (sql) => queries.push(sql) });
+  server = await startTestServer(
+    {},
+    {
+      onQuery: (sql) => {
+        queries.push(sql);
+        if (failAfter?.test(sql)) {
+          failAfter = undefined;
+          throw new Error("connection lost after the commit");
+        }
+      },
+    },
+  );
   api = client(server.url);
   const admin = await signInAdmin(server, api);
   await addCategory(api, admin, "Travel");
@@ -94,6 +107,133 @@ describe("kept answers of the public reads", () => {
     expect(signed.text).toBe(anonymous.text);
     expect(signed.text).not.toContain(reader.email);
     expect(signed.text).not.toContain(author.email);
+  });
+});
+
+/** Runs `read` and says how many SQL statements the server ran for it (0: a kept answer). */
+async function queriesOf<T>(read: () => Promise<T>): Promise<{ result: T; ran: number }> {
+  const before = queries.length;
+  const result = await read();
+  return { result, ran: queries.length - before };
+}
+
+describe("what a kept answer is kept under", () => {
+  it("is the same answer whatever query parameters the read does not take", async () => {
+    const post = await addPost(api, author, { title: "Tracked", category: "Travel" });
+    const list = await api.get("/api/posts?pageNumber=1&category=Travel");
+    const detail = await api.get(`/api/posts/${post._id}`);
+    for (let n = 1; n <= 5; n += 1) {
+      const variants = [
+        `/api/posts?utm_source=${String(n)}&pageNumber=1&category=Travel`,
+        `/api/posts?category=Travel&pageNumber=1&cb=${String(n)}`,
+      ];
+      for (const path of variants) {
+        const { result, ran } = await queriesOf(() => api.get(path));
+        expect(ran, path).toBe(0);
+        expect(result.headers.get("etag"), path).toBe(list.headers.get("etag"));
+      }
+      const { result, ran } = await queriesOf(() =>
+        api.get(`/api/posts/${post._id}?utm=${String(n)}`),
+      );
+      expect(ran).toBe(0);
+      expect(result.text).toBe(detail.text);
+    }
+    // The same id spelt otherwise: a trailing slash, a letter percent-encoded.
+    const encoded = `%${post._id.charCodeAt(0).toString(16)}${post._id.slice(1)}`;
+    for (const path of [`/api/posts/${post._id}/`, `/api/posts/${encoded}`]) {
+      const { result, ran } = await queriesOf(() => api.get(path));
+      expect(ran, path).toBe(0);
+      expect(result.text, path).toBe(detail.text);
+    }
+  });
+
+  it("tells apart what the read does take", async () => {
+    await api.get("/api/posts?pageNumber=1");
+    expect((await queriesOf(() => api.get("/api/posts?pageNumber=2"))).ran).toBeGreaterThan(0);
+    const other = await queriesOf(() => api.get("/api/posts?pageNumber=1&category=Elsewhere"));
+    expect(other.ran).toBeGreaterThan(0);
+    expect(other.result.body).toEqual([]);
+    // Two values of one parameter are not its first value alone: the read refuses them.
+    expect((await api.get("/api/posts?pageNumber=1&pageNumber=x")).status).toBe(400);
+  });
+});
+
+describe("writes that change nothing a visitor sees", () => {
+  it("leave the kept answers alone: sign-ins, sign-outs, reset links, refused writes", async () => {
+    const path = "/api/posts?pageNumber=1";
+    const kept = await api.get(path);
+    const session = await api.post<{ token: string }>("/api/auth/login", {
+      email: reader.email,
+      password: reader.password,
+    });
+    expect(session.status).toBe(200);
+    const harmless = [
+      await api.post("/api/auth/login", { email: reader.email, password: "Wrong-Pass1!" }),
+      await api.post("/api/auth/logout", {}, { token: session.body.token }),
+      await api.post("/api/auth/logout", {}, { token: "not-a-session-token-at-all" }),
+      await api.post("/api/password/reset-password-link", { email: "nobody@example.com" }),
+      await api.post("/api/password/reset-password-link", { email: reader.email }),
+      await api.post("/api/auth/register", {
+        username: "newcomer",
+        email: "newcomer@example.com",
+        password: "Newcomer-Pass1!",
+      }),
+      await api.put(
+        `/api/posts/like/00000000-0000-4000-8000-0000000000bb`,
+        {},
+        { token: reader.token },
+      ),
+      await api.post("/api/comments", { text: "" }, { token: reader.token }),
+    ];
+    expect(harmless.map((reply) => reply.status)).toEqual([400, 204, 401, 200, 200, 201, 404, 400]);
+    const { result, ran } = await queriesOf(() => api.get(path));
+    expect(ran).toBe(0);
+    expect(result.headers.get("etag")).toBe(kept.headers.get("etag"));
+  });
+
+  it("while every write that does is seen on the next read: categories and profiles too", async () => {
+    const admin = await signInAdmin(server, api);
+    const names = async () =>
+      (await api.get<{ title: string; _id: string }[]>("/api/categories")).body;
+    expect((await names()).map((c) => c.title)).not.toContain("Seen at once");
+    const added = await addCategory(api, admin, "Seen at once");
+    expect((await names()).map((c) => c.title)).toContain("Seen at once");
+    expect((await api.delete(`/api/categories/${added._id}`, { token: admin.token })).status).toBe(
+      200,
+    );
+    expect((await names()).map((c) => c.title)).not.toContain("Seen at once");
+
+    const writer = await buildUser(server, api);
+    await addPost(api, writer, { title: "By a renamed author", category: "Travel" });
+    const byWriter = async () =>
+      (await api.get<PostSummary[]>(`/api/users/user/${writer.id}?pageNumber=1`)).body[0]?.user
+        .username;
+    expect(await byWriter()).toBe(writer.username);
+    const renamed = await api.put(
+      `/api/users/profile/${writer.id}`,
+      { username: "Renamed", email: writer.email, bio: "New here." },
+      { token: writer.token },
+    );
+    expect(renamed.status).toBe(200);
+    expect(await byWriter()).toBe("Renamed");
+  });
+});
+
+describe("a content write that fails after its commit", () => {
+  it("still drops the kept answers: the next read shows what was committed", async () => {
+    const post = await addPost(api, author, { title: "Half-failed", category: "Travel" });
+    const read = async () => (await api.get<PostDetail>(`/api/posts/${post._id}`)).body;
+    expect((await read()).comments).toEqual([]);
+    failAfter = /^insert into "comments"/i;
+    const failed = await api.post(
+      "/api/comments",
+      { postId: post._id, text: "Committed, then lost" },
+      { token: reader.token },
+    );
+    expect(failed.status).toBe(500);
+    expect((await read()).comments.map((comment) => comment.text)).toEqual([
+      "Committed, then lost",
+    ]);
   });
 });
 

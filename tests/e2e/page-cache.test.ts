@@ -17,9 +17,11 @@ let api: Client;
 let author: TestUser;
 let reader: TestUser;
 let category: string;
+/** Every SQL statement the server ran, in order. */
+const queries: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { onQuery: (sql) => queries.push(sql) });
   api = client(server.url);
   const admin = await signInAdmin(server, api);
   category = (await addCategory(api, admin, "Travel")).title;
@@ -40,6 +42,15 @@ async function page(path: string, headers: Record<string, string> = {}) {
 }
 
 const signedIn = (user: TestUser) => ({ cookie: `session=${user.token}` });
+
+/** Asks for a page and says how many SQL statements its answer cost (0: a kept render). */
+async function pageQueries(path: string, headers: Record<string, string> = {}) {
+  const before = queries.length;
+  const answer = await page(path, headers);
+  return { ...answer, ran: queries.length - before };
+}
+
+const canonicalOf = (html: string) => /<link rel="canonical" href="([^"]*)"/.exec(html)?.[1];
 
 async function newPost(title: string): Promise<PostDetail> {
   return addPost(api, author, { title, category });
@@ -144,5 +155,40 @@ describe("shared renders of anonymous pages", () => {
     );
     expect(response.status).toBeLessThan(400);
     expect((await page(path)).html).toContain("Said on the page");
+  });
+
+  it("are one render for every spelling of a page's query: unknown parameters are left out", async () => {
+    const first = await page("/");
+    const etag = first.response.headers.get("etag");
+    for (let n = 1; n <= 20; n += 1) {
+      const { response, html, ran } = await pageQueries(`/?utm_source=${String(n)}`);
+      expect(ran, `/?utm_source=${String(n)}`).toBe(0);
+      expect(response.headers.get("etag")).toBe(etag);
+      expect(canonicalOf(html)).toBe(`${server.config.publicUrl}/`);
+    }
+    await page("/posts?page=2");
+    const tagged = await pageQueries("/posts?utm=x&page=2&ref=y");
+    expect(tagged.ran).toBe(0);
+    expect(canonicalOf(tagged.html)).toBe(`${server.config.publicUrl}/posts?page=2`);
+    // What the page does read still makes another page.
+    expect((await pageQueries("/posts?page=3")).ran).toBeGreaterThan(0);
+  });
+
+  it("outlive the writes that change nothing: a visitor's sign-out, a failed sign-in", async () => {
+    const first = await page("/");
+    const etag = first.response.headers.get("etag");
+    const signOut = await postForm(server, "/logout", "");
+    expect(signOut.status).toBe(302);
+    const signIn = await postForm(server, "/login", "email=nobody%40example.com&password=Wrong-1!");
+    expect(signIn.status).toBeLessThan(500);
+    const reset = await postForm(server, "/forgot-password", "email=nobody%40example.com");
+    expect(reset.status).toBeLessThan(500);
+    // A signed-in visitor's sign-out ends a session, not a page anyone sees.
+    const leaving = await buildUser(server, api);
+    expect((await postForm(server, "/logout", "", signedIn(leaving))).status).toBe(302);
+
+    const again = await pageQueries("/");
+    expect(again.ran).toBe(0);
+    expect(again.response.headers.get("etag")).toBe(etag);
   });
 });
