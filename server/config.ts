@@ -113,9 +113,14 @@ const EnvSchema = z.object({
     z
       .string()
       .trim()
+      // `true` would take the first address of X-Forwarded-For, which the client writes itself.
+      .refine((value) => value !== "true", {
+        message:
+          "true would believe any address a client writes in X-Forwarded-For, so rate limits and sign-in locks would not hold; set the number of proxies in front of this server (1 for one reverse proxy) or their addresses",
+      })
       .regex(
         /^(true|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
-        "must be true, false, a number of proxies, or a comma-separated list of proxy addresses",
+        "must be false, the number of proxies in front, or a comma-separated list of proxy addresses",
       )
       .default("false"),
   ),
@@ -165,7 +170,7 @@ export interface Config {
   /** Start of every key this site writes to Redis, so several sites can share one server. */
   redisPrefix: string;
   /** Fastify's trustProxy: whose X-Forwarded-For to believe for the client's address. */
-  trustProxy: boolean | number | string[];
+  trustProxy: false | number | string[];
   /** S3-compatible image storage; unset: files under DATA_DIR/uploads. */
   s3: S3Config | undefined;
   site: { title: string; contactPhone: string; contactEmail: string; welcome: string };
@@ -182,8 +187,7 @@ export interface S3Config {
   publicUrl: string | undefined;
 }
 
-function parseTrustProxy(value: string): boolean | number | string[] {
-  if (value === "true") return true;
+function parseTrustProxy(value: string): false | number | string[] {
   if (value === "false") return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(",").map((address) => address.trim());

@@ -60,6 +60,31 @@ describe("rate limits", () => {
   });
 });
 
+describe("behind one reverse proxy (TRUST_PROXY=1)", () => {
+  it("counts the address the proxy saw, whatever a client writes before it in X-Forwarded-For", async () => {
+    const proxied = await startTestServer({ RATE_LIMITS: "on", TRUST_PROXY: "1" });
+    try {
+      const proxiedApi = client(proxied.url);
+      // The proxy appends the address it saw (here the same every time) to what the client sent.
+      const loginFrom = (claimed: string, seen: string) =>
+        proxiedApi.post(
+          "/api/auth/login",
+          { email: `someone${claimed}@example.com`, password: "Guess!1234" },
+          { headers: { "x-forwarded-for": `${claimed}, ${seen}` } },
+        );
+      const statuses = await hammer(11, () =>
+        loginFrom(`198.51.100.${String(Math.floor(Math.random() * 250))}`, "203.0.113.9"),
+      );
+      expect(statuses.slice(0, 10).every((status) => status === 400)).toBe(true);
+      expect(statuses[10]).toBe(429);
+      // Another visitor behind the same proxy is counted apart.
+      expect((await loginFrom("198.51.100.1", "203.0.113.10")).status).toBe(400);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
 describe("RATE_LIMITS=off", () => {
   it("lets test suites and benchmarks through", async () => {
     const open = await startTestServer({ RATE_LIMITS: "off" });

@@ -20,7 +20,7 @@ beforeAll(async () => {
     REDIS_URL: `redis://127.0.0.1:${String(deadPort)}`,
     RATE_LIMITS: "on",
     // Tests below sign in from addresses of their own, apart from the per-address sign-in limit.
-    TRUST_PROXY: "true",
+    TRUST_PROXY: "1",
   });
   api = client(server.url);
   const admin = await signInAdmin(server, api);

@@ -119,7 +119,7 @@ describe.skipIf(!databaseUrl || !redisUrl)(
         REDIS_URL: redisUrl ?? "",
         REDIS_PREFIX: prefix,
         RATE_LIMITS: "on",
-        TRUST_PROXY: "true",
+        TRUST_PROXY: "1",
         ADMIN_EMAIL,
         ADMIN_PASSWORD,
       };
