@@ -14,7 +14,7 @@ import {
 } from "../../../core/posts/posts-service.js";
 import { requireSignedIn } from "../../plugins/auth.js";
 import { readImageForm } from "../../plugins/uploads.js";
-import { workSlots } from "../../slots.js";
+import { workSlots } from "../../../core/shared/work-slots.js";
 import { jsonArrayStream } from "../json-stream.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
