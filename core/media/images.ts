@@ -1,6 +1,6 @@
 import type sharpModule from "sharp";
 import type { CoreDeps } from "../deps.js";
-import { invalid, tooLarge, unsupported } from "../shared/errors.js";
+import { invalid, tooLarge, unavailable, unsupported } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
 import { lazyModule } from "../shared/lazy-module.js";
 import { workSlots } from "../shared/work-slots.js";
@@ -77,14 +77,17 @@ function decodedBytes(type: ImageType, { width, height, channels, depth }: sharp
  * as it runs. The rest wait their turn holding only their upload.
  */
 const decoding = workSlots(1);
+/** Nobody reads this answer: its client left while the upload waited its turn. */
+const cancelled = () => unavailable("The upload was cancelled");
 
 const LARGEST_WIDTH = Math.max(...IMAGE_VARIANTS.map(({ width }) => width));
 
 /**
  * Verifies an upload by its bytes and re-encodes it as WebP at each variant width (never
- * enlarged), oriented by its EXIF and stripped of all metadata. Waits for its turn to decode.
+ * enlarged), oriented by its EXIF and stripped of all metadata. Waits for its turn to decode;
+ * `signal` says the caller has gone, and a caller that left while waiting is not decoded for.
  */
-export async function encodeImage(bytes: Buffer): Promise<EncodedImage> {
+export async function encodeImage(bytes: Buffer, signal?: AbortSignal): Promise<EncodedImage> {
   const type = sniffImageType(bytes);
   if (!type) throw unsupported();
   // The header alone gives the size (nothing is decoded), so a huge canvas is refused at once with
@@ -99,11 +102,12 @@ export async function encodeImage(bytes: Buffer): Promise<EncodedImage> {
   if (width * height > MAX_IMAGE_PIXELS || decodedBytes(type, header) > MAX_DECODED_BYTES) {
     throw invalid(imageTooLargeMessage);
   }
-  return decoding.run(() =>
-    encodeVariants(bytes).catch(() => {
+  return decoding.run(async () => {
+    if (signal?.aborted) throw cancelled();
+    return encodeVariants(bytes).catch(() => {
       throw unsupported();
-    }),
-  );
+    });
+  });
 }
 
 /**
@@ -151,9 +155,10 @@ export async function storeImage(
   storage: Storage,
   bytes: Buffer,
   maxBytes: number,
+  signal?: AbortSignal,
 ): Promise<string> {
   if (bytes.length > maxBytes) throw tooLarge();
-  return putImage(storage, await encodeImage(bytes));
+  return putImage(storage, await encodeImage(bytes, signal));
 }
 
 export const imageUrl = (storage: Storage, imageKey: string, variant: ImageVariant = "lg") =>
