@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const tooMany = await limited(context, "upload");
   if (tooMany) return tooMany;
   const result = await attempt(async () =>
-    createPost(context.deps, viewer.actor, await imageForm(request)),
+    createPost(context.deps, viewer.actor, await imageForm(request), request.signal),
   );
   return result.ok
     ? { ok: true, message: "Post created successfully", errors: {}, postId: result.value._id }

@@ -66,7 +66,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await attempt(async (): Promise<{ message: string }> => {
     switch (intent) {
       case "photo":
-        return setProfilePhoto(deps, viewer.actor, image);
+        return setProfilePhoto(deps, viewer.actor, image, request.signal);
       case "edit-profile":
         await updateProfile(
           deps,

@@ -1,8 +1,9 @@
 import type sharpModule from "sharp";
 import type { CoreDeps } from "../deps.js";
-import { invalid, tooLarge, unsupported } from "../shared/errors.js";
+import { invalid, tooLarge, unavailable, unsupported } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
 import { lazyModule } from "../shared/lazy-module.js";
+import { workSlots } from "../shared/work-slots.js";
 import type { Storage } from "./storage.js";
 
 const loadSharp = lazyModule<typeof sharpModule>("sharp");
@@ -23,6 +24,11 @@ function sharp() {
 
 /** Guards against decompression bombs: a small file that claims a huge canvas. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
+/**
+ * What one decode may hold in memory: the largest 8-bit colour photo the pixel cap admits (3 bytes a
+ * pixel). A 16-bit PNG (6 bytes a pixel) or a GIF (decoded as RGBA) gets fewer pixels for it.
+ */
+export const MAX_DECODED_BYTES = MAX_IMAGE_PIXELS * 3;
 export const imageTooLargeMessage = "Image dimensions are too large";
 
 export type ImageType = "jpeg" | "png" | "gif";
@@ -51,36 +57,82 @@ export interface EncodedImage {
   variants: { name: ImageVariant; body: Buffer }[];
 }
 
+const BYTES_PER_SAMPLE: Partial<Record<string, number>> = {
+  uchar: 1,
+  char: 1,
+  ushort: 2,
+  short: 2,
+};
+
+/** The bytes the decoder holds for the first frame (the only one read) at its full size. */
+function decodedBytes(type: ImageType, { width, height, channels, depth }: sharpModule.Metadata) {
+  // libvips' GIF decoder draws every frame in RGBA, whatever the palette says.
+  const samples = type === "gif" ? 4 : channels;
+  return width * height * samples * (BYTES_PER_SAMPLE[depth] ?? 8);
+}
+
+/**
+ * One decode at a time for the whole process: each may hold up to MAX_DECODED_BYTES, and each
+ * holds a thread of libuv's small pool (which static files and the file system share) for as long
+ * as it runs. The rest wait their turn holding only their upload.
+ */
+const decoding = workSlots(1);
+/** Nobody reads this answer: its client left while the upload waited its turn. */
+const cancelled = () => unavailable("The upload was cancelled");
+
+const LARGEST_WIDTH = Math.max(...IMAGE_VARIANTS.map(({ width }) => width));
+
 /**
  * Verifies an upload by its bytes and re-encodes it as WebP at each variant width (never
- * enlarged), oriented by its EXIF and stripped of all metadata.
+ * enlarged), oriented by its EXIF and stripped of all metadata. Waits for its turn to decode;
+ * `signal` says the caller has gone, and a caller that left while waiting is not decoded for.
  */
-export async function encodeImage(bytes: Buffer): Promise<EncodedImage> {
-  if (!sniffImageType(bytes)) throw unsupported();
-  // The header alone gives the size (nothing is decoded), so a huge canvas gets its own message;
-  // the decoder below keeps the pixel limit as well.
-  const { width, height } = await sharp()(bytes, { limitInputPixels: false })
+export async function encodeImage(bytes: Buffer, signal?: AbortSignal): Promise<EncodedImage> {
+  const type = sniffImageType(bytes);
+  if (!type) throw unsupported();
+  // The header alone gives the size (nothing is decoded), so a huge canvas is refused at once with
+  // its own message, without waiting in the queue; the decoder keeps the pixel limit as well.
+  const header = await sharp()(bytes, { limitInputPixels: false })
     .metadata()
     .catch(() => {
       throw unsupported();
     });
+  const { width, height } = header;
   if (!width || !height) throw unsupported();
-  if (width * height > MAX_IMAGE_PIXELS) throw invalid(imageTooLargeMessage);
-  const input = sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" });
-
-  const variants = await Promise.all(
-    IMAGE_VARIANTS.map(async ({ name, width: target }) => ({
-      name,
-      body: await input
-        .clone()
-        .rotate()
-        .resize({ width: target, withoutEnlargement: true })
-        .webp({ quality: 80 })
-        .toBuffer(),
-    })),
-  ).catch(() => {
-    throw unsupported();
+  if (width * height > MAX_IMAGE_PIXELS || decodedBytes(type, header) > MAX_DECODED_BYTES) {
+    throw invalid(imageTooLargeMessage);
+  }
+  return decoding.run(async () => {
+    if (signal?.aborted) throw cancelled();
+    return encodeVariants(bytes).catch(() => {
+      throw unsupported();
+    });
   });
+}
+
+/**
+ * Decodes once, straight down to the largest width (the full-size picture is never held as a
+ * whole unless its format needs it), and makes every width from that.
+ */
+async function encodeVariants(bytes: Buffer): Promise<EncodedImage> {
+  const { data, info } = await sharp()(bytes, {
+    limitInputPixels: MAX_IMAGE_PIXELS,
+    failOn: "error",
+  })
+    .rotate()
+    .resize({ width: LARGEST_WIDTH, withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const largest = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const variants: EncodedImage["variants"] = [];
+  // One after the other: in parallel they would hold more of libuv's pool for little gain.
+  for (const { name, width } of IMAGE_VARIANTS) {
+    const body = await sharp()(data, largest)
+      .resize({ width, withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer();
+    variants.push({ name, body });
+  }
   return { variants };
 }
 
@@ -103,9 +155,10 @@ export async function storeImage(
   storage: Storage,
   bytes: Buffer,
   maxBytes: number,
+  signal?: AbortSignal,
 ): Promise<string> {
   if (bytes.length > maxBytes) throw tooLarge();
-  return putImage(storage, await encodeImage(bytes));
+  return putImage(storage, await encodeImage(bytes, signal));
 }
 
 export const imageUrl = (storage: Storage, imageKey: string, variant: ImageVariant = "lg") =>

@@ -195,8 +195,16 @@ export interface PostForm {
   image: Buffer | undefined;
 }
 
-/** Creates a post from the create-post form; every missing field is reported at once. */
-export async function createPost(deps: CoreDeps, actor: Actor, form: PostForm) {
+/**
+ * Creates a post from the create-post form; every missing field is reported at once. `signal`
+ * aborts when the client has left (its image is then not decoded).
+ */
+export async function createPost(
+  deps: CoreDeps,
+  actor: Actor,
+  form: PostForm,
+  signal?: AbortSignal,
+) {
   const parsed = parseWith(PostCreateSchema, form.fields);
   const errors: FieldErrors = {
     ...(form.image ? {} : { image: contentMessages.imageRequired }),
@@ -207,7 +215,7 @@ export async function createPost(deps: CoreDeps, actor: Actor, form: PostForm) {
     throw invalid(firstError ?? contentMessages.imageRequired, errors);
   }
   const category = await canonicalCategory(deps, parsed.data.category);
-  const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES);
+  const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal);
   const now = iso(deps.clock());
   const post: PostsTable = {
     id: newId(),
@@ -258,13 +266,14 @@ export async function replacePostImage(
   actor: Actor,
   id: string,
   image: Buffer | undefined,
+  signal?: AbortSignal,
 ) {
   const post = await requirePost(deps, id);
   if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
   if (!image) {
     throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
   }
-  const imageKey = await storeImage(deps.storage, image, IMAGE_REPLACE_MAX_BYTES);
+  const imageKey = await storeImage(deps.storage, image, IMAGE_REPLACE_MAX_BYTES, signal);
   const swapped = await changingContent(deps, () =>
     swapImage(deps, imageKey, {
       currentKey: async () => (await findPost(deps, post.id))?.image_key,

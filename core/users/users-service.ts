@@ -186,10 +186,15 @@ async function pendingEmailOf(deps: CoreDeps, userId: string): Promise<{ pending
 }
 
 /** Stores a new photo for the signed-in user and removes the files of the old one. */
-export async function setProfilePhoto(deps: CoreDeps, actor: Actor, bytes: Buffer | undefined) {
+export async function setProfilePhoto(
+  deps: CoreDeps,
+  actor: Actor,
+  bytes: Buffer | undefined,
+  signal?: AbortSignal,
+) {
   if (!bytes || bytes.length === 0) throw invalid("image is required");
   const user = await requireUser(deps, actor.id);
-  const photoKey = await storeImage(deps.storage, bytes, PROFILE_PHOTO_MAX_BYTES);
+  const photoKey = await storeImage(deps.storage, bytes, PROFILE_PHOTO_MAX_BYTES, signal);
   const swapped = await changingContent(deps, () =>
     swapImage(deps, photoKey, {
       currentKey: async () => (await findUser(deps, user.id))?.photo_key,

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { DomainError } from "../../core/shared/errors.js";
 import { invalid, tooLarge } from "../../core/shared/errors.js";
 
@@ -40,4 +40,16 @@ export async function readImageForm(request: FastifyRequest, maxBytes: number): 
     throw uploadError(error);
   }
   return form;
+}
+
+/**
+ * Aborts when the client leaves before its answer is sent, so an upload still waiting for its turn
+ * to be decoded is dropped rather than worked on for nobody. Take it before reading the body.
+ */
+export function clientLeft(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }

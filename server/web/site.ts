@@ -16,7 +16,7 @@ import { imageOrigins as imageOriginsOf, type Config } from "../config.js";
 import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
 import { FLASH_COOKIE } from "../../app/features/flash.server.js";
 import type { ContentVersion } from "./content-version.js";
-import { workSlots } from "../slots.js";
+import { workSlots } from "../../core/shared/work-slots.js";
 import {
   etagOf,
   inlineScriptHashes,

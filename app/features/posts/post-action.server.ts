@@ -71,7 +71,7 @@ export async function postAction(request: Request, context: AppLoadContext, post
         await updatePost(deps, actor, postId, fields);
         return {};
       case "post-image":
-        await replacePostImage(deps, actor, postId, image);
+        await replacePostImage(deps, actor, postId, image, request.signal);
         return {};
       case "delete-post":
         return deletePost(deps, actor, postId);

@@ -13,8 +13,8 @@ import {
   updatePost,
 } from "../../../core/posts/posts-service.js";
 import { requireSignedIn } from "../../plugins/auth.js";
-import { readImageForm } from "../../plugins/uploads.js";
-import { workSlots } from "../../slots.js";
+import { clientLeft, readImageForm } from "../../plugins/uploads.js";
+import { workSlots } from "../../../core/shared/work-slots.js";
 import { jsonArrayStream } from "../json-stream.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
@@ -66,8 +66,9 @@ export function postRoutes(
 
   app.post("/api/posts", { config: limits.upload }, async (request, reply) => {
     const { actor } = await requireSignedIn(deps, request);
+    const signal = clientLeft(reply);
     const form = await readImageForm(request, IMAGE_CREATE_MAX_BYTES);
-    return reply.status(201).send(await createPost(deps, actor, form));
+    return reply.status(201).send(await createPost(deps, actor, form, signal));
   });
 
   app.put<IdParams>("/api/posts/:id", async (request) => {
@@ -75,11 +76,16 @@ export function postRoutes(
     return updatePost(deps, actor, request.params.id, request.body);
   });
 
-  app.put<IdParams>("/api/posts/post-image/:id", { config: limits.upload }, async (request) => {
-    const { actor } = await requireSignedIn(deps, request);
-    const { image } = await readImageForm(request, IMAGE_REPLACE_MAX_BYTES);
-    return replacePostImage(deps, actor, request.params.id, image);
-  });
+  app.put<IdParams>(
+    "/api/posts/post-image/:id",
+    { config: limits.upload },
+    async (request, reply) => {
+      const { actor } = await requireSignedIn(deps, request);
+      const signal = clientLeft(reply);
+      const { image } = await readImageForm(request, IMAGE_REPLACE_MAX_BYTES);
+      return replacePostImage(deps, actor, request.params.id, image, signal);
+    },
+  );
 
   app.put<IdParams>("/api/posts/like/:id", { config: limits.like }, async (request) => {
     const { actor } = await requireSignedIn(deps, request);

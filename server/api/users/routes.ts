@@ -11,7 +11,7 @@ import {
   updateProfile,
 } from "../../../core/users/users-service.js";
 import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
-import { readImageForm } from "../../plugins/uploads.js";
+import { clientLeft, readImageForm } from "../../plugins/uploads.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
 
@@ -43,11 +43,16 @@ export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
     return updateProfile(deps, actor, session, request.params.id, request.body);
   });
 
-  app.post("/api/users/profile/profile-photo", { config: limits.upload }, async (request) => {
-    const { actor } = await requireSignedIn(deps, request);
-    const { image } = await readImageForm(request, PROFILE_PHOTO_MAX_BYTES);
-    return setProfilePhoto(deps, actor, image);
-  });
+  app.post(
+    "/api/users/profile/profile-photo",
+    { config: limits.upload },
+    async (request, reply) => {
+      const { actor } = await requireSignedIn(deps, request);
+      const signal = clientLeft(reply);
+      const { image } = await readImageForm(request, PROFILE_PHOTO_MAX_BYTES);
+      return setProfilePhoto(deps, actor, image, signal);
+    },
+  );
 
   app.delete<IdParams>("/api/users/profile/:id", async (request) => {
     const { actor } = await requireSignedIn(deps, request);

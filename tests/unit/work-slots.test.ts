@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { workSlots } from "../../server/slots.js";
+import { workSlots } from "../../core/shared/work-slots.js";
 
 describe("workSlots", () => {
   it("runs at most its number of tasks at once, the rest in the order they came", async () => {

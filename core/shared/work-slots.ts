@@ -1,8 +1,8 @@
 /**
  * At most `count` pieces of heavy work at a time; the rest wait their turn, first come first
- * served. The work here is CPU-bound (a page render, a whole list compressed): on a small machine,
- * fifty at once finish no sooner than a few at a time, but each holds its memory meanwhile. Waiting
- * work holds almost nothing.
+ * served. The work here is CPU-bound (a page render, a whole list compressed, an image decoded): on
+ * a small machine, fifty at once finish no sooner than a few at a time, but each holds its memory
+ * meanwhile. Waiting work holds almost nothing.
  */
 export function workSlots(count: number) {
   let running = 0;
