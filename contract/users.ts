@@ -70,33 +70,42 @@ export const SocialLinkSchema = z
   });
 export type SocialLink = z.infer<typeof SocialLinkSchema>;
 
-export const ProfileUpdateSchema = z.object({
-  username: requiredString(profileMessages.usernameRequired)
-    .min(PROFILE_USERNAME_MIN, profileMessages.usernameTooShort)
-    .regex(USERNAME_PATTERN, profileMessages.usernameAlphanumeric)
-    .max(USERNAME_MAX, profileMessages.usernameTooLong),
-  email: requiredString(profileMessages.emailRequired)
-    .max(EMAIL_MAX, profileMessages.emailInvalid)
-    .regex(EMAIL_PATTERN, profileMessages.emailInvalid),
-  bio: requiredString(profileMessages.bioRequired).max(BIO_MAX, profileMessages.bioTooLong),
-  // Sent only when filled (SPEC.md 5): an empty string means "keep the current password".
-  password: z
-    .string()
-    .max(PASSWORD_MAX, profileMessages.passwordTooLong)
-    .optional()
-    .transform((value) => (value ? value : undefined))
-    .refine((value) => value === undefined || value.length >= PROFILE_PASSWORD_MIN, {
-      message: profileMessages.passwordTooShort,
-    }),
-  // Asked for when the e-mail or the password changes, unless the session signed in just now.
-  currentPassword: z
-    .string()
-    .max(PASSWORD_MAX, profileMessages.currentPasswordWrong)
-    .optional()
-    .transform((value) => (value ? value : undefined)),
-  socialMedia: z
-    .array(SocialLinkSchema, { error: profileMessages.socialNotAList })
-    .max(SOCIAL_LINKS_MAX, profileMessages.socialTooMany)
-    .default([]),
-});
+/**
+ * A profile edit. A new username follows the sign-up rule (letters and digits); the one the account
+ * already has is kept as it is, so an account named before that rule can still edit its profile.
+ */
+export const profileUpdateSchema = (currentUsername?: string) =>
+  z.object({
+    username: requiredString(profileMessages.usernameRequired)
+      .min(PROFILE_USERNAME_MIN, profileMessages.usernameTooShort)
+      .max(USERNAME_MAX, profileMessages.usernameTooLong)
+      .refine((name) => name === currentUsername || USERNAME_PATTERN.test(name), {
+        message: profileMessages.usernameAlphanumeric,
+      }),
+    email: requiredString(profileMessages.emailRequired)
+      .max(EMAIL_MAX, profileMessages.emailInvalid)
+      .regex(EMAIL_PATTERN, profileMessages.emailInvalid),
+    bio: requiredString(profileMessages.bioRequired).max(BIO_MAX, profileMessages.bioTooLong),
+    // Sent only when filled (SPEC.md 5): an empty string means "keep the current password".
+    password: z
+      .string()
+      .max(PASSWORD_MAX, profileMessages.passwordTooLong)
+      .optional()
+      .transform((value) => (value ? value : undefined))
+      .refine((value) => value === undefined || value.length >= PROFILE_PASSWORD_MIN, {
+        message: profileMessages.passwordTooShort,
+      }),
+    // Asked for when the e-mail or the password changes, unless the session signed in just now.
+    currentPassword: z
+      .string()
+      .max(PASSWORD_MAX, profileMessages.currentPasswordWrong)
+      .optional()
+      .transform((value) => (value ? value : undefined)),
+    socialMedia: z
+      .array(SocialLinkSchema, { error: profileMessages.socialNotAList })
+      .max(SOCIAL_LINKS_MAX, profileMessages.socialTooMany)
+      .default([]),
+  });
+
+export const ProfileUpdateSchema = profileUpdateSchema();
 export type ProfileUpdateInput = z.infer<typeof ProfileUpdateSchema>;

@@ -42,7 +42,10 @@ export interface VerificationTokensTable {
   user_id: string;
   kind: TokenKind;
   token_hash: string;
-  /** The address an "email-change" token moves the account to; null for the other kinds. */
+  /**
+   * The address the link was mailed to: the one an "email-change" token moves the account to, the
+   * one a sign-up ("email") token proves; null for reset links and tokens from before.
+   */
   new_email: string | null;
   created_at: string;
   expires_at: string;

@@ -138,7 +138,7 @@ async function connectRedis(server: FastifyInstance, url: string) {
 
 /** How long a client may take over its part of an exchange before the connection is ended. */
 export interface ClientTimeouts {
-  /** Receiving one request, headers and body: a 7 MB image over a slow mobile link fits in it. */
+  /** Receiving one request, headers and body: a 7 MB image needs about 500 kbit/s to fit in it. */
   requestMs: number;
   /** Receiving the headers alone (a client that trickles them holds a connection for nothing). */
   headersMs: number;
@@ -377,7 +377,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   authRoutes(server, deps, renderPage);
   passwordRoutes(server, deps);
   userRoutes(server, deps);
-  postRoutes(server, deps, { turnMs: timeouts.turnMs, idleMs: timeouts.idleMs });
+  postRoutes(server, deps, { turnMs: timeouts.turnMs });
   commentRoutes(server, deps);
   categoryRoutes(server, deps);
 

@@ -114,9 +114,9 @@ const EnvSchema = z.object({
       .string()
       .trim()
       // `true` would take the first address of X-Forwarded-For, which the client writes itself.
-      .refine((value) => value !== "true", {
+      .refine((value) => value !== "true" && !/\/0\s*(,|$)/.test(value), {
         message:
-          "true would believe any address a client writes in X-Forwarded-For, so rate limits and sign-in locks would not hold; set the number of proxies in front of this server (1 for one reverse proxy) or their addresses",
+          "true (or a /0 range) would believe any address a client writes in X-Forwarded-For, so rate limits and sign-in locks would not hold; set the number of proxies in front of this server (1 for one reverse proxy) or their addresses",
       })
       .regex(
         /^(true|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,

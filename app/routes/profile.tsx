@@ -20,6 +20,7 @@ import { pageFrom, Pager } from "../features/posts/pager.js";
 import { NoPosts, PostGrid } from "../features/posts/post-card.js";
 import { SocialLinks } from "../features/users/social-links.js";
 import { pageMeta } from "../meta.js";
+import type { LimitName } from "../context.js";
 import type { Route } from "./+types/profile";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -48,6 +49,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   }
 }
 
+/** The rate limit each form of the page spends, as its API route does. */
+const LIMIT_OF: Record<"photo" | "edit-profile" | "delete-profile", LimitName | undefined> = {
+  photo: "upload",
+  "edit-profile": "profile",
+  "delete-profile": undefined,
+};
+
 export async function action({ request, context, params }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const { fields, image } = await imageForm(request);
@@ -55,12 +63,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent !== "photo" && intent !== "edit-profile" && intent !== "delete-profile") {
     return fail(failure(400, "Unknown action"));
   }
-  const tooMany =
-    intent === "photo"
-      ? await limited(context, "upload")
-      : intent === "edit-profile"
-        ? await limited(context, "profile")
-        : undefined;
+  const limit = LIMIT_OF[intent];
+  const tooMany = limit ? await limited(context, limit) : undefined;
   if (tooMany) return tooMany;
   const { deps } = context;
   const result = await attempt(async (): Promise<{ message: string }> => {

@@ -49,7 +49,7 @@ export function findUserByEmail(deps: Pick<CoreDeps, "db">, email: string) {
 }
 
 async function sendVerificationMail(deps: CoreDeps, user: UsersTable) {
-  const token = await issueToken(deps, user.id, "email", EMAIL_TOKEN_TTL_MS);
+  const token = await issueToken(deps, user.id, "email", EMAIL_TOKEN_TTL_MS, user.email);
   const link = `${deps.site.mailLinkUrl}/api/auth/${user.id}/verify/${token}`;
   await deps.mailer.send(verificationMail(user.email, user.username, link, deps.site.title));
 }
@@ -117,10 +117,13 @@ export async function verifyEmail(
 ) {
   const used = isId(userId) ? await consumeToken(deps, userId, kinds, token) : undefined;
   if (!used) throw invalid(authMessages.invalidLink);
-  if (used.kind === "email-change" && used.new_email) {
+  if (used.kind === "email-change") {
+    if (!used.new_email) throw invalid(authMessages.invalidLink);
     await moveToEmail(deps, userId, used.new_email);
   } else {
-    await deps.db
+    // A link proves the address it was mailed to, and only while the account still has it.
+    const mailedTo = used.new_email === null ? undefined : emailKeyOf(used.new_email);
+    const result = await deps.db
       .updateTable("users")
       .set((eb) => ({
         is_verified: 1,
@@ -128,7 +131,9 @@ export async function verifyEmail(
         updated_at: iso(deps.clock()),
       }))
       .where("id", "=", userId)
-      .execute();
+      .$if(mailedTo !== undefined, (query) => query.where("email_key", "=", mailedTo ?? ""))
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) throw invalid(authMessages.invalidLink);
   }
   return { message: authMessages.verified };
 }
@@ -148,18 +153,23 @@ export async function requestEmailChange(deps: CoreDeps, user: UsersTable, newEm
       emailChangeNoticeMail(user.email, user.username, email, resetLink, deps.site.title),
     );
   } catch {
-    await deps.db
-      .deleteFrom("verification_tokens")
-      .where("user_id", "=", user.id)
-      .where("kind", "=", "email-change")
-      .execute();
+    await cancelEmailChange(deps, user.id);
     throw unavailable(authMessages.mailFailed);
   }
 }
 
+/** Ends a pending e-mail change: its link stops working. */
+export async function cancelEmailChange(deps: Pick<CoreDeps, "db">, userId: string) {
+  await deps.db
+    .deleteFrom("verification_tokens")
+    .where("user_id", "=", userId)
+    .where("kind", "=", "email-change")
+    .execute();
+}
+
 /**
- * The confirmed change: the new address (proven by the click) replaces the old one, and reset
- * links mailed to the old address stop working. Someone may have taken the address meanwhile.
+ * The confirmed change: the new address (proven by the click) replaces the old one, and every
+ * link mailed to the old address, or for another change, stops working. Someone may have taken the address meanwhile.
  */
 async function moveToEmail(deps: CoreDeps, userId: string, email: string) {
   const emailKey = emailKeyOf(email);
@@ -181,7 +191,7 @@ async function moveToEmail(deps: CoreDeps, userId: string, email: string) {
       await trx
         .deleteFrom("verification_tokens")
         .where("user_id", "=", userId)
-        .where("kind", "in", ["password", "email-change"])
+        .where("kind", "in", ["email", "password", "email-change"])
         .execute();
     });
   } catch (error) {
@@ -257,6 +267,8 @@ export async function resetPassword(deps: CoreDeps, userId: string, token: strin
     .where("id", "=", userId)
     .execute();
   await revokeUserSessions(deps.db, userId);
+  // ...and decides: an e-mail change someone else asked for (the notice mail says to reset) ends.
+  await cancelEmailChange(deps, userId);
   // Whoever reads the mailbox is the owner: an account locked by someone else's guesses opens.
   const user = await deps.db
     .selectFrom("users")

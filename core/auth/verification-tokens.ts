@@ -9,18 +9,25 @@ type Deps = Pick<CoreDeps, "db" | "clock">;
 /**
  * Issues a single-use token for a mailed link. A new password-reset or e-mail-change link replaces
  * the older ones; older verification links stay good until they expire, as people click the mail
- * they find first. An e-mail-change token carries the address it moves the account to.
+ * they find first. `address` is the one the link is mailed to, which opening it proves.
  */
 export async function issueToken(
   deps: Deps,
   userId: string,
   kind: TokenKind,
   ttlMs: number,
-  newEmail: string | null = null,
+  address: string | null = null,
 ) {
   const now = deps.clock();
   const token = randomToken();
   await deps.db.transaction().execute(async (trx) => {
+    // The account's row first (a no-op update locks it on PostgreSQL), so two requests at once
+    // replace each other's link in turn instead of both leaving theirs.
+    await trx
+      .updateTable("users")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("id", "=", userId)
+      .execute();
     let stale = trx
       .deleteFrom("verification_tokens")
       .where("user_id", "=", userId)
@@ -34,7 +41,7 @@ export async function issueToken(
         user_id: userId,
         kind,
         token_hash: hashToken(token),
-        new_email: newEmail,
+        new_email: address,
         created_at: iso(now),
         expires_at: iso(addMs(now, ttlMs)),
       })

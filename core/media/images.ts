@@ -1,9 +1,9 @@
 import type sharpModule from "sharp";
 import type { CoreDeps } from "../deps.js";
-import { invalid, tooLarge, unavailable, unsupported } from "../shared/errors.js";
+import { DomainError, invalid, tooLarge, unavailable, unsupported } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
 import { lazyModule } from "../shared/lazy-module.js";
-import { workSlots } from "../shared/work-slots.js";
+import { NoFreeTurn, workSlots } from "../shared/work-slots.js";
 import type { Storage } from "./storage.js";
 
 const loadSharp = lazyModule<typeof sharpModule>("sharp");
@@ -72,13 +72,21 @@ function decodedBytes(type: ImageType, { width, height, channels, depth }: sharp
 }
 
 /**
+ * Uploads that may wait for their turn to decode, each holding its bytes (up to 7 MB): a decode
+ * takes a fraction of a second, so the last of them waits seconds, well within the idle limit.
+ */
+const DECODES_WAITING_MAX = 16;
+
+/**
  * One decode at a time for the whole process: each may hold up to MAX_DECODED_BYTES, and each
  * holds a thread of libuv's small pool (which static files and the file system share) for as long
  * as it runs. The rest wait their turn holding only their upload.
  */
-const decoding = workSlots(1);
+const decoding = workSlots(1, { maxWaiting: DECODES_WAITING_MAX });
 /** Nobody reads this answer: its client left while the upload waited its turn. */
 const cancelled = () => unavailable("The upload was cancelled");
+const busy = () =>
+  unavailable("Too many images are being processed just now, please try again in a moment");
 
 const LARGEST_WIDTH = Math.max(...IMAGE_VARIANTS.map(({ width }) => width));
 
@@ -102,12 +110,19 @@ export async function encodeImage(bytes: Buffer, signal?: AbortSignal): Promise<
   if (width * height > MAX_IMAGE_PIXELS || decodedBytes(type, header) > MAX_DECODED_BYTES) {
     throw invalid(imageTooLargeMessage);
   }
-  return decoding.run(async () => {
-    if (signal?.aborted) throw cancelled();
-    return encodeVariants(bytes).catch(() => {
-      throw unsupported();
+  return decoding
+    .run(async () => {
+      if (signal?.aborted) throw cancelled();
+      return encodeVariants(bytes).catch(() => {
+        throw unsupported();
+      });
+    }, signal)
+    .catch((error: unknown) => {
+      if (error instanceof NoFreeTurn) throw busy();
+      // A caller that left while waiting gave up its place in the line.
+      if (signal?.aborted && !(error instanceof DomainError)) throw cancelled();
+      throw error;
     });
-  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { USERNAME_MAX } from "../../contract/limits.js";
 import { createUser, findUserByEmail } from "../auth/auth-service.js";
+import { pendingEmailChange } from "../auth/verification-tokens.js";
 import type { CoreDeps } from "../deps.js";
 import { DomainError } from "../shared/errors.js";
 import { iso } from "../shared/clock.js";
@@ -30,10 +31,12 @@ export class StartupRefusal extends Error {
 const unprovenAccount = (email: string, configured: boolean) =>
   new StartupRefusal(
     `ADMIN_EMAIL: ${email}${configured ? "" : " (the default admin address, as no admin exists)"} ` +
-      "belongs to an account that is not an admin and has not confirmed this address itself, so " +
-      "start-up will not make it one: anyone can sign up with an address they do not own. If the " +
-      'address is yours, open "Reset Password" on the login page and follow the link mailed to ' +
-      "it (that confirms it), then start again; otherwise set ADMIN_EMAIL to an address of yours.",
+      "belongs to an account that is not an admin and has not confirmed this address itself, or " +
+      "is moving to another address, so start-up will not make it one: anyone can sign up with an " +
+      "address they do not own. Set ADMIN_EMAIL to another address of yours, or delete that " +
+      'account and start again. If the account is yours, open "Reset Password" on the login ' +
+      "page and follow the link mailed to the address: that confirms it, signs out every session " +
+      "and cancels any pending e-mail change; then start again.",
   );
 
 /**
@@ -59,8 +62,11 @@ export async function ensureAdmin(
   const existing = await findUserByEmail(deps, email);
   if (existing) {
     if (existing.is_admin === 1) return undefined;
-    if (existing.verified_email_key !== existing.email_key)
+    const proven = existing.verified_email_key === existing.email_key;
+    // A change on its way could move the promoted account to someone else's address.
+    if (!proven || (await pendingEmailChange(deps, existing.id)) !== undefined) {
       throw unprovenAccount(email, wanted.email !== undefined);
+    }
     // A new admin may become the site owner the home page shows.
     await changingContent(deps, () =>
       deps.db

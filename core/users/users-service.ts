@@ -1,5 +1,5 @@
 import { PROFILE_PHOTO_MAX_BYTES } from "../../contract/limits.js";
-import { profileMessages, ProfileUpdateSchema } from "../../contract/users.js";
+import { profileMessages, profileUpdateSchema } from "../../contract/users.js";
 import type { UsersTable } from "../../db/schema.js";
 import { countLoginAttempt } from "../auth/login-attempts.js";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
@@ -7,6 +7,7 @@ import { revokeUserSessions } from "../auth/sessions.js";
 import { pendingEmailChange } from "../auth/verification-tokens.js";
 import {
   authMessages,
+  cancelEmailChange,
   emailKeyOf,
   findUserByEmail,
   requestEmailChange,
@@ -147,7 +148,7 @@ export async function updateProfile(
 ) {
   const user = await requireUser(deps, id);
   if (!canEditProfile(actor, user.id)) throw forbidden("You can only edit your own profile");
-  const input = validate(ProfileUpdateSchema, body);
+  const input = validate(profileUpdateSchema(user.username), body);
   const emailChanges = emailKeyOf(input.email) !== user.email_key;
   if (emailChanges || input.password) {
     await confirmIdentity(deps, user, session, input.currentPassword);
@@ -155,19 +156,26 @@ export async function updateProfile(
   if (emailChanges) {
     if (await findUserByEmail(deps, input.email)) throw conflict(userMessages.emailTaken);
     await requestEmailChange(deps, user, input.email);
+  } else if (input.password) {
+    // A new password ends a change someone else may have asked for (the old address was told).
+    await cancelEmailChange(deps, user.id);
   }
+  const socialMedia = JSON.stringify(input.socialMedia);
+  // Only the name, the bio and the links show on pages others see.
+  const visible =
+    input.username !== user.username || input.bio !== user.bio || socialMedia !== user.social_media;
   const changes = {
     username: input.username,
     // Only a change of case takes effect at once: it is the same address.
     ...(emailChanges ? {} : { email: input.email.trim() }),
     bio: input.bio,
-    social_media: JSON.stringify(input.socialMedia),
+    social_media: socialMedia,
     updated_at: iso(deps.clock()),
     ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
   };
-  await changingContent(deps, () =>
-    deps.db.updateTable("users").set(changes).where("id", "=", user.id).execute(),
-  );
+  const update = () =>
+    deps.db.updateTable("users").set(changes).where("id", "=", user.id).execute();
+  await (visible ? changingContent(deps, update) : update());
   if (input.password) await revokeUserSessions(deps.db, user.id, session.sessionId);
   return {
     ...presentProfile(

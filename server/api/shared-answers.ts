@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { waitWithoutIdleLimit } from "../waiting.js";
 import type { ContentVersion } from "../web/content-version.js";
 import { etagOf, sendShared, type CachedPage, type PageCache } from "../web/page-cache.js";
 
@@ -65,7 +66,9 @@ export function registerSharedAnswers(
     if (key === undefined) return;
     const version = await contentVersion.current();
     if (version === undefined) return;
-    const kept = cache.get(key, version, Date.now()) ?? (await cache.whenMade(key, version));
+    const kept =
+      cache.get(key, version, Date.now()) ??
+      (await waitWithoutIdleLimit(request, cache.whenMade(key, version)));
     if (kept) {
       await sendShared(request, reply, cache, key, kept, sharedApiHeaders(reply));
       return;

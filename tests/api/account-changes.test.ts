@@ -116,6 +116,92 @@ describe("changing the e-mail", () => {
   });
 });
 
+describe("a pending e-mail change, and the links that could outlive their address", () => {
+  async function requestChange(user: TestUser) {
+    const email = `pending.${user.username}@example.net`;
+    const reply = await api.put(profilePath(user.id), edit(user, { email }), { token: user.token });
+    expect(reply.status, reply.text).toBe(200);
+    return { email, link: await mailedLink(server.dataDir, email, "verify") };
+  }
+
+  it("is cancelled by a password reset, as the notice to the old address advises", async () => {
+    const user = await buildUser(server, api);
+    const change = await requestChange(user);
+    await api.post("/api/password/reset-password-link", { email: user.email });
+    const reset = await mailedLink(server.dataDir, user.email, "reset");
+    const done = await api.post(
+      `/api${reset.pathname.replace("/reset-password", "/password/reset-password")}`,
+      {
+        password: "Brand-New1!",
+      },
+    );
+    expect(done.status, done.text).toBe(200);
+    expect((await api.get(change.link.pathname)).status).toBe(400);
+    const row = await server.app.deps.db
+      .selectFrom("users")
+      .select("email")
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.email).toBe(user.email);
+  });
+
+  it("is cancelled by a new password set on the profile", async () => {
+    const user = await buildUser(server, api);
+    const change = await requestChange(user);
+    const reply = await api.put(profilePath(user.id), edit(user, { password: "changed1" }), {
+      token: user.token,
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body).not.toHaveProperty("pendingEmail");
+    expect((await api.get(change.link.pathname)).status).toBe(400);
+  });
+
+  it("keeps start-up from promoting an account that is moving away from ADMIN_EMAIL", async () => {
+    const user = await buildUser(server, api);
+    await requestChange(user);
+    await expect(ensureAdmin(server.app.deps, { email: user.email })).rejects.toBeInstanceOf(
+      StartupRefusal,
+    );
+  });
+
+  it("proves with a sign-up link only the address it was mailed to", async () => {
+    const email = `signup${String(Date.now())}@example.com`;
+    await api.post("/api/auth/register", { username: "mover", email, password: "Mover-1!x" });
+    const link = await mailedLink(server.dataDir, email, "verify");
+    // However the address came to change meanwhile (data from before these rules), the link no
+    // longer speaks for the account.
+    await server.app.deps.db
+      .updateTable("users")
+      .set({ email: ADMIN_EMAIL.replace("@", "+x@"), email_key: ADMIN_EMAIL.replace("@", "+x@") })
+      .where("email_key", "=", email)
+      .execute();
+    expect((await api.get(link.pathname)).status).toBe(400);
+  });
+
+  it("lets an account named before the username rule keep its name and edit the rest", async () => {
+    const user = await buildUser(server, api);
+    await server.app.deps.db
+      .updateTable("users")
+      .set({ username: "old name" })
+      .where("id", "=", user.id)
+      .execute();
+    const kept = await api.put(
+      profilePath(user.id),
+      { ...edit(user), username: "old name", bio: "Still here" },
+      { token: user.token },
+    );
+    expect(kept.status, kept.text).toBe(200);
+    const renamed = await api.put<ErrorBody>(
+      profilePath(user.id),
+      { ...edit(user), username: "new name" },
+      { token: user.token },
+    );
+    expect(renamed.body.errors?.username).toBe(
+      "Username should contain only alphanumeric characters",
+    );
+  });
+});
+
 describe("who you are, before the e-mail or the password changes", () => {
   it("needs the current password once the sign-in is older than 15 minutes", async () => {
     expect(RECENT_SIGN_IN_MS).toBe(15 * 60_000);

@@ -44,6 +44,8 @@ describe("loadConfig", () => {
     [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
     // Would take the client's own word for its address (issue 14, point 5).
     [{ TRUST_PROXY: "true" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "10.0.0.1, 0.0.0.0/0" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "::/0" }, "TRUST_PROXY"],
     [{ MAIL_LINK_URL: "app.example.com" }, "MAIL_LINK_URL"],
     [{ MAIL_LINK_URL: "javascript:alert(1)" }, "MAIL_LINK_URL"],
     [{ CORS_ORIGINS: "*" }, "CORS_ORIGINS"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { workSlots } from "../../core/shared/work-slots.js";
+import { NoFreeTurn, workSlots } from "../../core/shared/work-slots.js";
 
 describe("workSlots", () => {
   it("runs at most its number of tasks at once, the rest in the order they came", async () => {
@@ -47,5 +47,37 @@ describe("workSlots", () => {
     second?.();
     await alsoWaiting;
     expect(third).toBeDefined();
+  });
+});
+
+describe("workSlots with a line of limited length", () => {
+  it("refuses work past maxWaiting waiting, and takes it again once the line moves", async () => {
+    const { acquire } = workSlots(1, { maxWaiting: 2 });
+    const first = await acquire();
+    const second = acquire();
+    const third = acquire();
+    await expect(acquire()).rejects.toBeInstanceOf(NoFreeTurn);
+    first();
+    (await second)();
+    const fourth = acquire();
+    (await third)();
+    (await fourth)();
+  });
+
+  it("drops a waiter whose caller left, so the next one gets its turn", async () => {
+    const { acquire } = workSlots(1, { maxWaiting: 1 });
+    const first = await acquire();
+    const leaving = new AbortController();
+    const gone = acquire(leaving.signal);
+    leaving.abort(new Error("client left"));
+    await expect(gone).rejects.toThrow("client left");
+    // Its place in the line is free again, and releasing the slot does not hand it to nobody.
+    const next = acquire();
+    first();
+    const release = await next;
+    release();
+    await expect(acquire(AbortSignal.abort(new Error("already gone")))).resolves.toBeTypeOf(
+      "function",
+    );
   });
 });

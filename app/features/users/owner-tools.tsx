@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { PROFILE_PHOTO_MAX_BYTES, SOCIAL_LINKS_MAX } from "../../../contract/limits.js";
-import { ProfileUpdateSchema, SOCIAL_NETWORKS } from "../../../contract/users.js";
+import { profileUpdateSchema, SOCIAL_NETWORKS } from "../../../contract/users.js";
 import { parseWith, type FieldErrors } from "../../../contract/validation.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { EditIcon, TrashIcon } from "../../ui/icons.js";
@@ -71,7 +71,7 @@ export function EditProfile({ profile, result }: { profile: Profile; result: Res
           className="form"
           onSubmit={(event) => {
             const parsed = parseWith(
-              ProfileUpdateSchema,
+              profileUpdateSchema(profile.username),
               profileValues(new FormData(event.currentTarget).entries()),
             );
             setClientErrors(parsed.ok ? undefined : parsed.errors);

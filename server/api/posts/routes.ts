@@ -15,17 +15,14 @@ import {
 import { requireSignedIn } from "../../plugins/auth.js";
 import { clientLeft, readImageForm } from "../../plugins/uploads.js";
 import { workSlots } from "../../../core/shared/work-slots.js";
+import { holdTurnForAnswer } from "../../waiting.js";
 import { jsonArrayStream } from "../json-stream.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
 
 type IdParams = { Params: { id: string } };
 
-export function postRoutes(
-  app: FastifyInstance,
-  deps: CoreDeps,
-  options: { turnMs: number; idleMs: number },
-) {
+export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turnMs: number }) {
   // Whole lists are the heaviest answers there are (10 MB for 10,000 posts, compressed on the way):
   // one at a time, the rest wait their turn, so a crowd asking for them cannot exhaust the memory
   // (several at once finish no sooner: the work is JSON and compression, on the CPU).
@@ -36,26 +33,9 @@ export function postRoutes(
     if (pageNumber !== undefined) return listPosts(deps, { category }, pageNumber);
     // Every post (the admin table's call): sent as it is read, a batch at a time, so the answer
     // holds one batch in memory however many posts the site has.
-    // Waiting for a turn moves no bytes: the idle limit starts once the turn does.
-    const { socket } = request.raw;
-    socket.setTimeout(0);
-    const release = await wholeLists.acquire();
-    // A client that left while waiting for its turn is not answered.
-    if (socket.destroyed) {
-      release();
+    if (!(await holdTurnForAnswer(request, reply, wholeLists, options.turnMs))) {
       return reply.hijack();
     }
-    socket.setTimeout(options.idleMs);
-    // Freed once the answer is over, however it ends: sent, failed, or its client gone. A client
-    // that reads slowly enough never to be idle is cut off at the end of its turn.
-    const turn = setTimeout(() => {
-      request.log.warn({ turnMs: options.turnMs }, "whole list not taken in time; cut off");
-      reply.raw.destroy();
-    }, options.turnMs);
-    reply.raw.once("close", () => {
-      clearTimeout(turn);
-      release();
-    });
     const list = await jsonArrayStream(listPostsInBatches(deps, { category }));
     return reply.type("application/json; charset=utf-8").send(list);
   });
