@@ -3,7 +3,7 @@ import type { Actor } from "../core/users/policies.js";
 
 /** The rate limits the API applies, which page actions apply too (server/api/rate-limits.ts). */
 export type LimitName =
-  "login" | "register" | "resetLink" | "upload" | "comment" | "like" | "profile";
+  "login" | "register" | "resetLink" | "upload" | "comment" | "like" | "postEdit" | "profile";
 
 /** Public facts about the site, from configuration (the explicit list that reaches pages). */
 export interface SiteInfo {

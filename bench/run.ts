@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { createLocalStorage } from "../core/media/storage.js";
 import { migrateToLatest, openDatabase } from "../db/connect.js";
-import { DEMO_PASSWORD, seedDemo } from "./seed.js";
+import { DEMO_PASSWORD, seedDemo, seedLongMarkdownPost } from "./seed.js";
 import { get, ROOT, startServer } from "./server.js";
 
 const { values: options } = parseArgs({
@@ -162,11 +162,11 @@ async function main() {
     );
   }
   const seedStarted = performance.now();
-  await seedDemo(
-    database.db,
-    createLocalStorage(path.join(dataDir, "uploads"), `${base}/uploads`),
-    sizes,
-  );
+  const storage = createLocalStorage(path.join(dataDir, "uploads"), `${base}/uploads`);
+  await seedDemo(database.db, storage, sizes);
+  // A 20,000-character Markdown body (headings, tables, task lists, highlighted code): what the
+  // longest post costs a page, rendered when it was written and read back as stored HTML.
+  const longPostId = await seedLongMarkdownPost(database.db, storage);
   const seedMs = Math.round(performance.now() - seedStarted);
   const member = await database.db
     .selectFrom("users")
@@ -254,6 +254,10 @@ async function main() {
         "HTML /posts/details/{id} signed in (rendered each time)",
         get(`/posts/details/${postId}`, signedIn),
       ],
+      [
+        "HTML /posts/details/{long Markdown} signed in (rendered each time)",
+        get(`/posts/details/${longPostId}`, signedIn),
+      ],
       ["JSON /api/posts?pageNumber=1", get("/api/posts?pageNumber=1")],
       [
         `JSON /api/posts?pageNumber=${String(deepPage)}`,
@@ -290,11 +294,12 @@ async function main() {
       "/",
       "/posts?page=2",
       `/posts/details/${postId}`,
+      `/posts/details/${longPostId}`,
       "/api/posts?pageNumber=1",
       `/api/posts?pageNumber=${String(deepPage)}`,
       `/api/posts/${postId}`,
     ].map((pathname) => [
-      `${pathname.startsWith("/api") ? "JSON" : "HTML"} ${pathname.replace(postId, "{id}")} uncached`,
+      `${pathname.startsWith("/api") ? "JSON" : "HTML"} ${pathname.replace(postId, "{id}").replace(longPostId, "{long Markdown}")} uncached`,
       { requests: [{ method: "GET", path: pathname }] },
     ]);
 

@@ -11,6 +11,7 @@ import sharp from "sharp";
 import { hashPassword } from "../core/auth/passwords.js";
 import { encodeImage, putImage, type EncodedImage } from "../core/media/images.js";
 import { createLocalStorage, type Storage } from "../core/media/storage.js";
+import { bodyColumns } from "../core/posts/body.js";
 import { migrateToLatest, openDatabase } from "../db/connect.js";
 import type { Database } from "../db/schema.js";
 import { loadConfig } from "../server/config.js";
@@ -121,6 +122,72 @@ async function insertInBatches<T extends keyof Database>(
   }
 }
 
+/** Seeded bodies are members' posts with no images of their own. */
+const SEED_RENDERING = { followLinks: false, imageBases: [] };
+
+/**
+ * A Markdown body of `length` characters (at most the 20,000 a post may have) with what long
+ * technical posts hold: headings, prose with links, lists, task lists, tables and code blocks.
+ */
+export function longMarkdownBody(length = 20_000) {
+  const rnd = random(7);
+  const sections: string[] = [];
+  for (let i = 1; sections.join("").length < length; i += 1) {
+    sections.push(
+      `## ${rnd.sentence().slice(0, -1)}\n\n` +
+        `${rnd.sentence()} ${rnd.sentence()} See [the notes](https://example.com/notes/${String(i)}) ` +
+        `and **${rnd.words(2)}**, then *${rnd.words(3)}* and \`${rnd.pick(WORDS)}()\`.\n` +
+        `${rnd.sentence()} ${rnd.sentence()}\n\n` +
+        `- [x] ${rnd.sentence()}\n- [ ] ${rnd.sentence()}\n- ${rnd.sentence()}\n\n` +
+        `| Step | Time | Notes |\n|:-----|-----:|:-----:|\n` +
+        `| ${rnd.words(2)} | ${String(rnd.int(60))} min | ${rnd.words(3)} |\n` +
+        `| ${rnd.words(2)} | ${String(rnd.int(60))} min | ${rnd.words(3)} |\n\n` +
+        "```ts\n" +
+        `export async function ${rnd.pick(WORDS)}${String(i)}(input: string): Promise<number> {\n` +
+        `  // ${rnd.sentence()}\n` +
+        `  const parts = input.split(" ").filter((part) => part.length > ${String(rnd.int(9))});\n` +
+        `  return parts.length * ${String(rnd.int(100))};\n}\n` +
+        "```\n\n" +
+        `> ${rnd.sentence()}\n\n`,
+    );
+  }
+  return sections.join("").slice(0, length).trimEnd();
+}
+
+/**
+ * One post whose body is `longMarkdownBody()`, by the first member, a year old (so it is not the
+ * newest post the other routes measure); returns its id.
+ */
+export async function seedLongMarkdownPost(db: Kysely<Database>, storage: Storage) {
+  const author = await db
+    .selectFrom("users")
+    .select("id")
+    .where("is_admin", "=", 0)
+    .orderBy("created_at")
+    .executeTakeFirstOrThrow();
+  const category = await db.selectFrom("categories").select("title").executeTakeFirstOrThrow();
+  const [image] = await imagePool(1);
+  if (!image) throw new Error("No image to seed the long post with");
+  const created = new Date(Date.now() - 365 * 24 * 3600 * 1000).toISOString();
+  const description = longMarkdownBody();
+  const id = crypto.randomUUID();
+  await db
+    .insertInto("posts")
+    .values({
+      id,
+      user_id: author.id,
+      title: "A long post in Markdown",
+      description,
+      ...bodyColumns(description, "markdown", SEED_RENDERING),
+      category: category.title,
+      image_key: await putImage(storage, image),
+      created_at: created,
+      updated_at: created,
+    })
+    .execute();
+  return id;
+}
+
 export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: SeedSizes) {
   const rnd = random(42);
   const run = Date.now().toString(36);
@@ -183,11 +250,13 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
       .split(" ")
       .slice(0, 3 + rnd.int(5))
       .join(" ");
+    const description = Array.from({ length: 3 + rnd.int(6) }, () => rnd.sentence()).join(" ");
     posts.push({
       id: crypto.randomUUID(),
       user_id: rnd.pick(users).id,
       title: `${title.charAt(0).toUpperCase()}${title.slice(1)}`,
-      description: Array.from({ length: 3 + rnd.int(6) }, () => rnd.sentence()).join(" "),
+      description,
+      ...bodyColumns(description, "markdown", SEED_RENDERING),
       category: rnd.pick(categoryTitles),
       image_key: await putImage(storage, rnd.pick(pool)),
       created_at: created,

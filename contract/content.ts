@@ -22,6 +22,7 @@ export const contentMessages = {
   descriptionRequired: "Description is required",
   titleTooLong: `Title must be at most ${POST_TITLE_MAX} characters long`,
   descriptionTooLong: `Description must be at most ${POST_DESCRIPTION_MAX} characters long`,
+  descriptionScript: "Description must not contain a script or a javascript: link",
   categoryTitleTooShort: `Title is too short - should be ${CATEGORY_TITLE_MIN} chars minimum.`,
   categoryTitleTooLong: `Title is too long - should be ${CATEGORY_TITLE_MAX} chars maximum.`,
   commentTooShort: `Comment must be at least ${COMMENT_MIN} characters long`,

@@ -15,6 +15,7 @@ import { lazyModule } from "../core/shared/lazy-module.js";
 import { initial } from "./migrations/001-initial.js";
 import { lookupIndexes } from "./migrations/002-lookup-indexes.js";
 import { verifiedAddresses } from "./migrations/003-verified-addresses.js";
+import { postBodies } from "./migrations/004-post-bodies.js";
 import type { Database } from "./schema.js";
 import { StripNulPlugin } from "./strip-nul.js";
 
@@ -54,6 +55,7 @@ const migrations: MigrationProvider = {
       "001-initial": initial,
       "002-lookup-indexes": lookupIndexes,
       "003-verified-addresses": verifiedAddresses,
+      "004-post-bodies": postBodies,
     }),
 };
 
@@ -120,6 +122,14 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   const migrator = new Migrator({ db, provider: migrations });
   const { error } = await migrator.migrateToLatest();
+  if (error instanceof Error) throw error;
+  if (error !== undefined) throw new Error("Database migration failed");
+}
+
+/** Migrates up or down to `name` (tests of a migration write the rows it will find). */
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrations });
+  const { error } = await migrator.migrateTo(name);
   if (error instanceof Error) throw error;
   if (error !== undefined) throw new Error("Database migration failed");
 }

@@ -58,6 +58,12 @@ export interface CategoriesTable {
   created_at: string;
 }
 
+/**
+ * How a post's `description` is read: `markdown` (CommonMark + GFM) for every post written since
+ * Markdown came, `plain` for the posts written before it, shown as they always were (decision 010).
+ */
+export type BodyFormat = "plain" | "markdown";
+
 export interface PostsTable {
   id: string;
   user_id: string;
@@ -66,6 +72,12 @@ export interface PostsTable {
   /** A category title, kept when the category is deleted (DESIGN.md 4). */
   category: string;
   image_key: string;
+  body_format: BodyFormat;
+  /** The sanitized rendering of `description`, made when it was written (core/posts/body.ts). */
+  html: string;
+  /** Plain text of the body, at most 200 characters. */
+  excerpt: string;
+  reading_minutes: number;
   created_at: string;
   updated_at: string;
 }

@@ -20,7 +20,10 @@ import {
 import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { CommentIcon } from "../ui/icons.js";
 import { useToastOn } from "../ui/toasts.js";
+import postBodyStyles from "../features/posts/post-body.css?url";
 import type { Route } from "./+types/post-details";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: postBodyStyles }];
 
 /** Comments shown per page of a post; the newest page is shown first. */
 const COMMENTS_PER_PAGE = 50;
@@ -34,12 +37,16 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       listCategories(context.deps),
     ]);
     const owned = { user_id: post.user._id };
+    // Readers get the rendered body only; its Markdown goes to the author's edit form alone.
+    const { description, ...shown } = post;
     return {
-      post,
+      post: shown,
       categories,
       site: context.site,
       viewerId: actor?.id,
-      canEdit: canEditPost(actor, owned),
+      editable: canEditPost(actor, owned)
+        ? { title: post.title, category: post.category, description }
+        : undefined,
       canDelete: canDeletePost(actor, owned),
       comments: commentsPageOf(post.commentsCount, commentsPage),
       // SPEC.md 6: only a comment's author sees its edit and delete icons.
@@ -64,25 +71,25 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
   return [
     ...pageMeta(site, {
       title: post.title,
-      description: post.description,
+      description: post.excerpt,
       path: `/posts/details/${post._id}`,
     }),
     { property: "og:type", content: "article" },
     { property: "og:title", content: post.title },
-    { property: "og:description", content: post.description.slice(0, 200) },
+    { property: "og:description", content: post.excerpt },
     { property: "og:url", content: url },
     { property: "og:image", content: post.image.url },
     { property: "og:site_name", content: site.title },
     { property: "article:published_time", content: post.createdAt },
     { name: "twitter:card", content: "summary_large_image" },
     { name: "twitter:title", content: post.title },
-    { name: "twitter:description", content: post.description.slice(0, 200) },
+    { name: "twitter:description", content: post.excerpt },
     { name: "twitter:image", content: post.image.url },
   ];
 };
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
-  const { post, viewerId, site, categories, canEdit, canDelete, comments } = loaderData;
+  const { post, viewerId, site, categories, editable, canDelete, comments } = loaderData;
   const editableComments = new Set(loaderData.editableComments);
   const commentsPager = (
     <Pager
@@ -119,6 +126,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         </Link>
         <h1>{post.title}</h1>
         <Byline user={post.user} date={post.createdAt} photoSize={32}>
+          <span>{post.readingMinutes} min read</span>
           <span>
             <CommentIcon /> {post.commentsCount} {post.commentsCount === 1 ? "comment" : "comments"}
           </span>
@@ -134,8 +142,8 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         alt=""
         fetchPriority="high"
       />
-      {canEdit ? (
-        <OwnerTools post={post} categories={categories} result={result} />
+      {editable ? (
+        <OwnerTools post={editable} categories={categories} result={result} />
       ) : canDelete ? (
         <div className="owner-tools">
           <ConfirmDelete
@@ -146,11 +154,13 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           />
         </div>
       ) : null}
-      <div className="post-description">
-        {post.description.split(/\n{2,}/).map((paragraph, index) => (
-          <p key={index}>{paragraph}</p>
-        ))}
-      </div>
+      <div
+        className="post-body"
+        // The one place a page inserts HTML: the body as the server rendered and sanitized it when
+        // it was written (core/posts/body.ts: an allow-list of tags and attributes, no raw HTML
+        // from the writer, no script, no style). Nothing else may ever be passed here.
+        dangerouslySetInnerHTML={{ __html: post.html }}
+      />
       <section className="likes" aria-label="Likes">
         <Likes likes={post.likes} count={post.likesCount} liked={liked} signedIn={signedIn} />
         {signedIn ? (

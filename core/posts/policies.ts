@@ -9,3 +9,9 @@ export const canEditPost = (actor: Actor | undefined, post: Owned) => actor?.id 
 /** The author or an admin deletes it. */
 export const canDeletePost = (actor: Actor | undefined, post: Owned) =>
   actor !== undefined && (actor.id === post.user_id || actor.isAdmin);
+
+/**
+ * Links in an admin's posts are the site's own and are followed; a member's carry
+ * `rel="ugc nofollow"`, so writing here lends no search ranking to whatever they link to.
+ */
+export const linksFollowed = (author: Pick<Actor, "isAdmin">) => author.isAdmin;

@@ -14,9 +14,11 @@ import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import type { Actor } from "../users/policies.js";
 import { presentPublicUser } from "../users/presenters.js";
-import { canDeletePost, canEditPost } from "./policies.js";
+import type { BodyFormat } from "../../db/schema.js";
+import { bodyColumns } from "./body.js";
+import { canDeletePost, canEditPost, linksFollowed } from "./policies.js";
 import { presentPostDetail, presentPostSummary } from "./presenters.js";
-import { pageOf, selectPostSummaries } from "./queries.js";
+import { pageOf, POST_COLUMNS, selectPostSummaries } from "./queries.js";
 
 export const postMessages = {
   notFound: "Post not found",
@@ -120,12 +122,13 @@ export async function countPosts(deps: CoreDeps, filter: PostFilter = {}) {
   return Number(row.n);
 }
 
+/** A post's row without its rendered HTML (the one column only its page needs). */
 export async function findPost(deps: Pick<CoreDeps, "db">, id: string) {
   if (!isId(id)) return undefined;
-  return deps.db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
+  return deps.db.selectFrom("posts").select(POST_COLUMNS).where("id", "=", id).executeTakeFirst();
 }
 
-async function requirePost(deps: CoreDeps, id: string): Promise<PostsTable> {
+async function requirePost(deps: CoreDeps, id: string) {
   const post = await findPost(deps, id);
   if (!post) throw notFound(postMessages.notFound);
   return post;
@@ -151,7 +154,10 @@ export function commentsPageOf(commentsCount: number, request: CommentsPage) {
  */
 export async function getPost(deps: CoreDeps, id: string, commentsPage?: CommentsPage) {
   const row = isId(id)
-    ? await selectPostSummaries(deps.db).where("posts.id", "=", id).executeTakeFirst()
+    ? await selectPostSummaries(deps.db)
+        .select("posts.html")
+        .where("posts.id", "=", id)
+        .executeTakeFirst()
     : undefined;
   if (!row) throw notFound(postMessages.notFound);
   const paging = commentsPage
@@ -190,6 +196,19 @@ async function canonicalCategory(deps: CoreDeps, title: string) {
   return category.title;
 }
 
+/** Where this site's image storage serves its files from (the one place a body's images may be). */
+const imageBaseOf = (deps: CoreDeps) => deps.storage.url("x").slice(0, -1);
+
+/**
+ * A body's stored rendering, made once when it is written: a Markdown body with a script in it
+ * is refused here (400 naming `description`), before anything is stored.
+ */
+const bodyFor = (deps: CoreDeps, author: Actor, description: string, format: BodyFormat) =>
+  bodyColumns(description, format, {
+    followLinks: linksFollowed(author),
+    imageBases: [imageBaseOf(deps)],
+  });
+
 export interface PostForm {
   fields: Record<string, string>;
   image: Buffer | undefined;
@@ -214,6 +233,7 @@ export async function createPost(
   if (firstError !== undefined || !parsed.ok || !form.image) {
     throw invalid(firstError ?? contentMessages.imageRequired, errors);
   }
+  const body = bodyFor(deps, actor, parsed.data.description, "markdown");
   const category = await canonicalCategory(deps, parsed.data.category);
   const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal);
   const now = iso(deps.clock());
@@ -224,6 +244,7 @@ export async function createPost(
     description: parsed.data.description,
     category,
     image_key: imageKey,
+    ...body,
     created_at: now,
     updated_at: now,
   };
@@ -240,6 +261,13 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
   const post = await requirePost(deps, id);
   if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
   const input = validate(PostUpdateSchema, body);
+  // A post keeps its format: one written before Markdown stays plain text, as its author wrote it.
+  const { html, excerpt, reading_minutes } = bodyFor(
+    deps,
+    actor,
+    input.description,
+    post.body_format,
+  );
   // A post may keep a category that was deleted since; a change must name one that exists.
   const category =
     input.category === post.category
@@ -251,6 +279,9 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
       .set({
         title: input.title,
         description: input.description,
+        html,
+        excerpt,
+        reading_minutes,
         category,
         updated_at: iso(deps.clock()),
       })

@@ -12,6 +12,8 @@ export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
     id: row.id,
     title: row.title,
     description: row.description,
+    excerpt: row.excerpt,
+    readingMinutes: row.reading_minutes,
     category: row.category,
     image: { url: imageUrl(deps.storage, row.image_key, "lg") },
     user: presentPublicUser(deps, {
@@ -28,11 +30,12 @@ export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
 
 export type PostSummary = ReturnType<typeof presentPostSummary>;
 
+/** A post with its likers and comments, and its body's sanitized HTML (only here, not in lists). */
 export function presentPostDetail(
   deps: Presenting,
-  row: PostSummaryRow,
+  row: PostSummaryRow & { html: string },
   likes: PublicUser[],
   comments: PresentedComment[],
 ) {
-  return { ...presentPostSummary(deps, row), likes, comments };
+  return { ...presentPostSummary(deps, row), html: row.html, likes, comments };
 }

@@ -25,6 +25,8 @@ export const limits = {
   upload: perAddress("upload", 30, 15),
   comment: perAddress("comment", 30, 5),
   like: perAddress("like", 120, 5),
+  // Every edit renders the post's Markdown again (up to ~20 ms of CPU for the longest body).
+  postEdit: perAddress("post-edit", 30, 5),
   // A profile update may hash a password twice (check the current one, store a new one), and an
   // "e-mail already in use" answer tells whether an address has an account.
   profile: perAddress("profile", 20, 15),

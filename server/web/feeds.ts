@@ -150,7 +150,7 @@ export function feedRoutes(
 <pubDate>${new Date(post.createdAt).toUTCString()}</pubDate>
 <category>${xmlText(post.category)}</category>
 <author>${xmlText(post.user.username)}</author>
-<description>${xmlText(post.description.slice(0, 500))}</description>
+<description>${xmlText(post.excerpt)}</description>
 </item>`,
     );
     const body = `<?xml version="1.0" encoding="UTF-8"?>

@@ -2,6 +2,7 @@ import { IMAGE_CREATE_MAX_BYTES } from "../../contract/limits.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeImage } from "../../core/media/images.js";
+import { bodyColumns } from "../../core/posts/body.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
 import { filesOfImage, pngImage } from "../support/images.js";
@@ -62,6 +63,7 @@ async function insertPost(user: TestUser) {
       user_id: user.id,
       title: `A post by ${user.username}`,
       description: "Some words",
+      ...bodyColumns("Some words", "markdown", { followLinks: false, imageBases: [] }),
       category: "General",
       image_key: imageKey,
       created_at: now,

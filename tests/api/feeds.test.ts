@@ -80,10 +80,22 @@ describe("feeds", () => {
     expect(descriptions).toContain("Odd words, still read");
   });
 
+  it("describes each RSS item by its excerpt: plain text, at most 200 characters", async () => {
+    const long = `## A heading\n\nSome **bold** text and a [link](https://example.com). ${"More words. ".repeat(40)}`;
+    await addPost(api, author, { title: "In Markdown", category: "R&D <Lab>", description: long });
+    const feed = parseXml((await api.get("/rss.xml")).text);
+    const item = elementsNamed(feed, "item").find((element) =>
+      elementsNamed(element, "title").some((title) => title.text === "In Markdown"),
+    );
+    const description = item ? elementsNamed(item, "description")[0]?.text : undefined;
+    expect(description).toMatch(/^A heading Some bold text and a link\. More words\. .*…$/);
+    expect(description?.length).toBeLessThanOrEqual(200);
+  });
+
   it("lists every post and category in the sitemap, as well-formed XML", async () => {
     const reply = await api.get("/sitemap.xml");
     expect(reply.status).toBe(200);
-    expect(reply.text.match(/<loc>[^<]*\/posts\/details\//g)).toHaveLength(26);
+    expect(reply.text.match(/<loc>[^<]*\/posts\/details\//g)).toHaveLength(27);
     expect(reply.text).toContain(
       `<loc>${server.config.publicUrl}/posts/categories/R%26D%20%3CLab%3E</loc>`,
     );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPost } from "../../core/posts/posts-service.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client, type Reply } from "../support/http.js";
 import { pngImage, uploadedFiles } from "../support/images.js";
@@ -56,6 +57,26 @@ describe("per-address limits on writes", () => {
     expect(await repeat(30, comment)).toEqual(Array<number>(30).fill(201));
     expectTooMany(await comment());
     expect(await countRows("comments")).toBe(30);
+  });
+
+  it("takes 30 post edits in 5 minutes, refuses the 31st with 429 and leaves the post as it was", async () => {
+    // Made through the service: the upload allowance is another test's to spend.
+    const post = await createPost(
+      server.app.deps,
+      { id: author.id, isAdmin: false },
+      { fields: { title: "Edits", category, description: "Start" }, image: await pngImage() },
+    );
+    const edit = (n: number) =>
+      api.put(
+        `/api/posts/${post._id}`,
+        { title: "Edited", category, description: `# Edit ${String(n)}` },
+        { token: author.token },
+      );
+    let n = 0;
+    expect(await repeat(30, () => edit((n += 1)))).toEqual(Array<number>(30).fill(200));
+    expectTooMany(await edit(31));
+    const stored = await api.get<{ description: string }>(`/api/posts/${post._id}`);
+    expect(stored.body.description).toBe("# Edit 30");
   });
 
   it("takes 120 likes in 5 minutes and refuses the 121st, which changes nothing", async () => {

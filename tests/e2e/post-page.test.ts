@@ -163,3 +163,149 @@ describe("a post page", () => {
     await site.context.close();
   });
 });
+
+describe("a post written in Markdown", () => {
+  const LONG_LINE = `const line = "${"a very long line of code that no phone is wide enough for ".repeat(4)}";`;
+  const MARKDOWN = [
+    "## Ingredients",
+    "",
+    "What you need, and what you have:",
+    "",
+    "- [x] Flour",
+    "- [ ] Starter",
+    "",
+    "| Step | Minutes |",
+    "|:-----|--------:|",
+    "| Knead | 10 |",
+    "| Proof | 240 |",
+    "",
+    "## Method",
+    "",
+    "```js",
+    "function bake(loaf) {",
+    "  return loaf.hot;",
+    "}",
+    LONG_LINE,
+    "```",
+  ].join("\n");
+  let markdownPath: string;
+
+  beforeAll(async () => {
+    const post = await addPost(client(server.url), owner, {
+      title: "Bread in Markdown",
+      category: "Food",
+      description: MARKDOWN,
+    });
+    markdownPath = `/posts/details/${post._id}`;
+  });
+
+  it("shows headings with anchors, highlighted code, a table and a task list", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    const { page } = site;
+    await page.goto(markdownPath);
+    const method = page.getByRole("heading", { name: "Method", level: 2 });
+    await shows(method);
+    expect(await method.getAttribute("id")).toBe("section-method");
+    const anchor = method.getByRole("link", { name: "Method" });
+    expect(await anchor.getAttribute("href")).toBe("#section-method");
+    await anchor.click();
+    await page.waitForURL("**#section-method");
+
+    const table = page.getByRole("table");
+    await shows(table.getByRole("columnheader", { name: "Minutes" }));
+    await shows(table.getByRole("cell", { name: "240" }));
+    // Page code is written as text: these tests compile without the DOM's types.
+    const align = await page.evaluate<string>(
+      `getComputedStyle([...document.querySelectorAll("td")].find((td) => td.textContent === "240")).textAlign`,
+    );
+    expect(align).toBe("right");
+
+    const flour = page.getByRole("checkbox", { name: "Flour" });
+    expect(await flour.isChecked()).toBe(true);
+    expect(await flour.isDisabled()).toBe(true);
+    expect(await page.getByRole("checkbox", { name: "Starter" }).isChecked()).toBe(false);
+
+    // Highlighted on the server: the keyword is its own span, coloured unlike the code around it.
+    const code = page.locator("pre code");
+    await shows(code.getByText("function", { exact: true }));
+    const colours = await page.evaluate<{ code: string; keyword?: string }>(`(() => {
+      const code = document.querySelector("pre code");
+      const keyword = [...code.querySelectorAll("span")].find(
+        (span) => span.textContent === "function",
+      );
+      return {
+        code: getComputedStyle(code).color,
+        keyword: keyword ? getComputedStyle(keyword).color : undefined,
+      };
+    })()`);
+    expect(colours.keyword).toBeDefined();
+    expect(colours.keyword).not.toBe(colours.code);
+
+    await expectAccessible(page);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("scrolls a long line of code inside its block on a phone, not the page", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    const { page } = site;
+    await page.goto(markdownPath);
+    await shows(page.getByRole("heading", { name: "Method" }));
+    const widths = await page.evaluate<{
+      page: number;
+      viewport: number;
+      preScroll: number;
+      preBox: number;
+    }>(`(() => {
+      const pre = document.querySelector(".post-body pre");
+      return {
+        page: document.documentElement.scrollWidth,
+        viewport: document.documentElement.clientWidth,
+        preScroll: pre ? pre.scrollWidth : 0,
+        preBox: pre ? pre.clientWidth : 0,
+      };
+    })()`);
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    expect(widths.preScroll).toBeGreaterThan(widths.preBox);
+    expect(widths.preBox).toBeLessThan(widths.viewport);
+    await expectAccessible(page);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("shows its excerpt and reading time on its card and as the page's description", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    const { page } = site;
+    await page.goto("/posts");
+    const card = page.getByRole("article").filter({ hasText: "Bread in Markdown" });
+    await shows(card.getByText("1 min read"));
+    await shows(card.getByText(/^Ingredients What you need, and what you have: Flour Starter/));
+    expect(await card.getByText("##").count()).toBe(0);
+    await page.goto(markdownPath);
+    const description = await page.locator('meta[name="description"]').getAttribute("content");
+    expect(description).toMatch(/^Ingredients What you need/);
+    expect(await page.locator('meta[property="og:description"]').getAttribute("content")).toBe(
+      description,
+    );
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("gives its author the Markdown to edit, and shows the edit rendered", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, owner.token);
+    const { page } = site;
+    await page.goto(markdownPath);
+    await page.getByRole("button", { name: "Edit Post" }).click();
+    const dialog = page.getByRole("dialog", { name: "Update Post" });
+    const body = dialog.getByLabel("Description");
+    expect((await body.inputValue()).replace(/\r\n/g, "\n")).toBe(MARKDOWN);
+    await body.fill("## Changed\n\nNow **bold**.");
+    await dialog.getByRole("button", { name: "Update Post" }).click();
+    await shows(page.getByRole("status").getByText("Post Updated Successfully"));
+    await shows(page.getByRole("heading", { name: "Changed", level: 2 }));
+    await shows(page.locator(".post-body strong").getByText("bold"));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});

@@ -86,6 +86,32 @@ describe("creating a post", () => {
     await site.context.close();
   });
 
+  it("publishes a body written in Markdown, rendered", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, author.token);
+    const { page } = site;
+    await page.goto("/posts/create-post");
+    await page.getByLabel("Post Title").fill("Packing list");
+    await page.getByLabel("Category").selectOption("Travel");
+    await page
+      .getByLabel("Post Description")
+      .fill("## What to bring\n\n- [x] Passport\n- [ ] **Rain** coat\n\nFirst line\nsecond line");
+    await page
+      .getByLabel("Post Image")
+      .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: await pngImage() });
+    await page.getByRole("button", { name: "Create" }).click();
+    await shows(page.getByRole("status").getByText("Post created successfully"));
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+    await page.getByRole("link", { name: "Packing list", exact: true }).click();
+    await shows(page.getByRole("heading", { name: "What to bring", level: 2 }));
+    expect(await page.getByRole("checkbox", { name: "Passport" }).isChecked()).toBe(true);
+    await shows(page.locator(".post-body strong").getByText("Rain"));
+    // A line break in the text stays a line break.
+    expect(await page.locator(".post-body p br").count()).toBe(1);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
   it("works without JavaScript", async () => {
     const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
     await signIn(site, server.config.publicUrl, author.token);

@@ -1,6 +1,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST_DESCRIPTION_MAX } from "../../contract/limits.js";
+import { bodyColumns } from "../../core/posts/body.js";
 import { newId } from "../../core/shared/ids.js";
 import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
@@ -23,6 +24,7 @@ beforeAll(async () => {
   const author = await buildUser(server, client(server.url));
   const now = Date.now();
   const description = "x".repeat(POST_DESCRIPTION_MAX);
+  const body = bodyColumns(description, "markdown", { followLinks: false, imageBases: [] });
   for (let start = 0; start < POSTS; start += 100) {
     await server.app.deps.db
       .insertInto("posts")
@@ -34,6 +36,7 @@ beforeAll(async () => {
             user_id: author.id,
             title: `Post ${String(start + i)}`,
             description,
+            ...body,
             category: "music",
             image_key: "seed/none.webp",
             created_at: at,

@@ -17,6 +17,9 @@ export interface PostSummary {
   id: string;
   title: string;
   description: string;
+  /** Plain text of the body, at most 200 characters (DESIGN.md 9). */
+  excerpt: string;
+  readingMinutes: number;
   category: string;
   image: { url: string };
   user: PublicUser;
@@ -36,6 +39,8 @@ export interface PostComment {
 }
 
 export interface PostDetail extends PostSummary {
+  /** The body's sanitized HTML: on the post itself, never in lists. */
+  html: string;
   likes: PublicUser[];
   comments: PostComment[];
 }
@@ -52,9 +57,11 @@ export const POST_SUMMARY_KEYS = [
   "commentsCount",
   "createdAt",
   "description",
+  "excerpt",
   "id",
   "image",
   "likesCount",
+  "readingMinutes",
   "title",
   "updatedAt",
   "user",

@@ -35,7 +35,7 @@ const LIMITS: Record<PostIntent, LimitName | undefined> = {
   comment: "comment",
   "edit-comment": "comment",
   "delete-comment": undefined,
-  "edit-post": "comment",
+  "edit-post": "postEdit",
   "post-image": "upload",
   "delete-post": undefined,
 };

@@ -32,8 +32,10 @@ export function PostCard({ post, eager = false }: { post: PostSummary; eager?: b
         <h3 className="post-card-title">
           <Link to={postPath(post._id)}>{post.title}</Link>
         </h3>
-        <Byline user={post.user} date={post.createdAt} />
-        <p className="post-card-description">{post.description}</p>
+        <Byline user={post.user} date={post.createdAt}>
+          <span>{post.readingMinutes} min read</span>
+        </Byline>
+        <p className="post-card-description">{post.excerpt}</p>
         <Link to={postPath(post._id)} className="read-more">
           Read More<span className="visually-hidden">: {post.title}</span>
         </Link>

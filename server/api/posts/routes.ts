@@ -51,7 +51,7 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
     return reply.status(201).send(await createPost(deps, actor, form, signal));
   });
 
-  app.put<IdParams>("/api/posts/:id", async (request) => {
+  app.put<IdParams>("/api/posts/:id", { config: limits.postEdit }, async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return updatePost(deps, actor, request.params.id, request.body);
   });
