@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import {
   Kysely,
   Migrator,
@@ -15,6 +15,7 @@ import { lazyModule } from "../core/shared/lazy-module.js";
 import { initial } from "./migrations/001-initial.js";
 import { lookupIndexes } from "./migrations/002-lookup-indexes.js";
 import type { Database } from "./schema.js";
+import { SQLite } from "./sqlite-driver.js";
 import { StripNulPlugin } from "./strip-nul.js";
 
 export type Engine = "sqlite" | "postgres";
@@ -88,8 +89,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
  * Queries are built from a fixed set of shapes (values are parameters), so the prepared statements
  * are kept by their SQL and reused, the least recently used dropped past a few hundred.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => {
       statements.clear();
