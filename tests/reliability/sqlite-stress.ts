@@ -51,10 +51,10 @@ async function writesAndStream(db: Kysely<Database>) {
 }
 
 async function inWorker(dataDir: string) {
-  const { db, close } = openDatabase({ dataDir });
-  await shortLivedStatements(db, 1_000);
-  await writesAndStream(db);
-  await close();
+  const database = openDatabase({ dataDir });
+  await shortLivedStatements(database.db, 1_000);
+  await writesAndStream(database.db);
+  await database.close();
 }
 
 /** A worker thread that opens the database, works it, closes it and ends. */
