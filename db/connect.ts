@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import {
   Kysely,
   Migrator,
@@ -17,6 +17,7 @@ import { lookupIndexes } from "./migrations/002-lookup-indexes.js";
 import { verifiedAddresses } from "./migrations/003-verified-addresses.js";
 import { postBodies } from "./migrations/004-post-bodies.js";
 import type { Database } from "./schema.js";
+import { SQLite } from "./sqlite-driver.js";
 import { StripNulPlugin } from "./strip-nul.js";
 
 export type Engine = "sqlite" | "postgres";
@@ -95,8 +96,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
  * Queries are built from a fixed set of shapes (values are parameters), so the prepared statements
  * are kept by their SQL and reused, the least recently used dropped past a few hundred.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => {
       statements.clear();

@@ -44,6 +44,11 @@ export function createS3Storage(options: S3Options): S3Storage {
   let client: S3.S3Client | undefined;
   const s3 = () => {
     const { S3Client } = loadS3();
+    // On Node 20 the SDK prints that its releases from 2027 will need Node 22. This site runs on
+    // 20 only while its machines do, with the SDK pinned by package-lock.json; that end is written
+    // in docs/decisions/009-node-runtimes.md rather than in every process's log. An operator's own
+    // value of the variable wins.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
     return (client ??= new S3Client({
       region: options.region,
       ...(options.endpoint

@@ -1,6 +1,6 @@
 import path from "node:path";
-import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SQLite } from "../../db/sqlite-driver.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
 import { addCategory, addComment, addPost, toggleLikeOf } from "../support/post-fixtures.js";

@@ -5,10 +5,10 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orphanUploads, seedForLoad, signInMembers } from "../../bench/load.js";
 import { openDatabase } from "../../db/connect.js";
+import { SQLite } from "../../db/sqlite-driver.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { startServerProcess } from "../support/server-process.js";
