@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepOrphanUploads, sweepUnusedBodyImages } from "../../core/media/sweep.js";
+import { sanitize } from "../../core/posts/body.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client, type Reply } from "../support/http.js";
 import {
@@ -124,6 +125,25 @@ describe("POST /api/posts/images refuses", () => {
   });
 });
 
+describe("POST /api/posts/images is rate limited", () => {
+  it("after 60 uploads in 15 minutes from one address, with a 429, apart from other uploads", async () => {
+    const limited = await startTestServer({ RATE_LIMITS: "on" });
+    try {
+      const limitedApi = client(limited.url);
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i += 1) {
+        statuses.push((await limitedApi.form("POST", "/api/posts/images", {})).status);
+      }
+      expect(statuses.slice(0, 60).every((status) => status === 401)).toBe(true);
+      expect(statuses[60]).toBe(429);
+      // The post and photo uploads draw on an allowance of their own.
+      expect((await limitedApi.form("POST", "/api/posts", {})).status).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe("POST /api/posts/images", () => {
   it("stores the widths of a post image, without metadata, and answers 201 {url, width, height}", async () => {
     const reply = await upload(writer, await jpegWithExif(), {
@@ -156,6 +176,18 @@ describe("POST /api/posts/images", () => {
     const reply = await upload(admin, await pngImage(2400, 1000));
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ width: 1200, height: 500 });
+  });
+});
+
+describe("the sanitizer's wall around the new image attributes", () => {
+  it.each([
+    ['srcset="javascript:alert(1) 400w"', "a script in srcset"],
+    ['srcset="https://evil.example/x.webp 400w, data:image/png;base64,AAAA 800w"', "a data: URL"],
+    ['srcset="/uploads/a.webp 400w onerror=alert(1)"', "an extra word"],
+    ['sizes="100vw" width="1e9" height="-1"', "sizes other than the body's, odd sizes"],
+  ])("drops %s (%s)", (attributes) => {
+    const html = sanitize(`<img src="/uploads/a.webp" alt="" ${attributes}>`);
+    expect(html).toBe('<img src="/uploads/a.webp" alt>');
   });
 });
 
