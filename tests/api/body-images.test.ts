@@ -389,6 +389,37 @@ describe("sweepUnusedBodyImages", () => {
     expect(await sweepDay()).toBe(0);
   });
 
+  it("takes each upload once when two instances sweep at the same time", async () => {
+    const stale = await Promise.all([uploaded(writer), uploaded(writer), uploaded(writer)]);
+    for (const image of stale) await age(image.url, 25);
+    const counts = await Promise.all([sweepDay(), sweepDay()]);
+    expect(counts[0] + counts[1]).toBe(3);
+    for (const image of stale) expect(await filesOfImage(server, image.url)).toEqual([]);
+  });
+
+  it("leaves files to the orphan sweep when it stops between the rows and the files", async () => {
+    const stale = await uploaded(writer);
+    await age(stale.url, 25);
+    const { deps } = server.app;
+    // The storage fails as a process killed at that point would: the rows are gone, the files not.
+    const failing = {
+      ...deps,
+      storage: {
+        ...deps.storage,
+        delete: () => Promise.reject(new Error("killed half-way")),
+      },
+    };
+    await expect(
+      sweepUnusedBodyImages(failing, { olderThan: new Date(Date.now() - DAY) }),
+    ).rejects.toThrow("killed half-way");
+    expect(await rowOf(stale.url)).toBeUndefined();
+    expect(await filesOfImage(server, stale.url)).toHaveLength(3);
+    expect(await sweepDay()).toBe(0);
+    // The orphan sweep (files older than its grace, no row) finishes the job.
+    expect(await sweepOrphanUploads(deps, { olderThan: new Date(Date.now() + 60_000) })).toBe(3);
+    expect(await filesOfImage(server, stale.url)).toEqual([]);
+  });
+
   it("leaves a kept upload to the orphan sweep untouched, however old its files", async () => {
     const kept = await uploaded(writer);
     expect(
