@@ -102,9 +102,13 @@ export function zonedTimeToIso(local: string, zone: string): string | undefined 
   return new Date(wall - offsetAt(guess)).toISOString();
 }
 
-/** The `datetime-local` value showing `iso` on the wall clock of `zone` (UTC when unknown). */
+/**
+ * The `datetime-local` value showing `iso` on the wall clock of `zone` (UTC when unknown), to the
+ * minute, or to the second when it has any.
+ */
 export function isoToZonedTime(iso: string, zone: string): string {
   const instant = Date.parse(iso);
   const wall = isTimeZone(zone) ? wallClockIn(zone, instant) : instant;
-  return new Date(wall).toISOString().slice(0, 16);
+  const text = new Date(wall).toISOString();
+  return text.slice(17, 19) === "00" ? text.slice(0, 16) : text.slice(0, 19);
 }

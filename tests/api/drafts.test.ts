@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishDuePosts } from "../../core/posts/scheduled-publishing.js";
+import { newId } from "../../core/shared/ids.js";
+import { migrateTo, migrateToLatest } from "../../db/connect.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client, type Reply } from "../support/http.js";
 import { pngImage, uploadedFiles } from "../support/images.js";
@@ -571,5 +573,47 @@ describe("scheduled publishing", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(checks()).toBe(atClose);
     expect(lone.logs.join("\n")).not.toContain("could not publish scheduled posts");
+  });
+});
+
+describe("posts written before drafts (migration 005)", () => {
+  it("are published, at the time they were created, and listed in that order", async () => {
+    const own = await startTestServer();
+    try {
+      const ownApi = client(own.url);
+      const writer = await buildUser(own, ownApi);
+      const { db } = own.app.deps;
+      await migrateTo(db, "004-post-bodies");
+      const times = ["2024-01-01T10:00:00.000Z", "2025-06-01T10:00:00.000Z"];
+      for (const [index, at] of times.entries()) {
+        await db
+          .insertInto("posts")
+          .values({
+            id: newId(),
+            user_id: writer.id,
+            title: `Before drafts ${String(index)}`,
+            description: "Old words",
+            category: "Drafting",
+            image_key: "legacy/none.webp",
+            body_format: "plain",
+            html: "<p>Old words</p>",
+            excerpt: "Old words",
+            reading_minutes: 1,
+            created_at: at,
+            updated_at: at,
+            // Rows of the table as it was: without the columns 005 adds.
+          } as never)
+          .execute();
+      }
+      await migrateToLatest(db);
+      const listed = await ownApi.get<PostSummary[]>("/api/posts?pageNumber=1");
+      expect(listed.body.map((p) => [p.title, p.status, p.publishedAt])).toEqual([
+        ["Before drafts 1", "published", times[1]],
+        ["Before drafts 0", "published", times[0]],
+      ]);
+      expect((await ownApi.get("/api/posts/count")).text).toBe("2");
+    } finally {
+      await own.close();
+    }
   });
 });
