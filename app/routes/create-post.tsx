@@ -12,9 +12,12 @@ import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { PublishControls } from "../features/posts/publish-controls.js";
 import { afterSaving, publishingFields } from "../features/posts/publishing.server.js";
+import publishingStyles from "../features/posts/publishing.css?url";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/create-post";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 
 /** SPEC.md 4: the created flag clears after 2 seconds and the author goes home. */
 const CREATED_MS = 2000;

@@ -22,9 +22,13 @@ import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { CommentIcon } from "../ui/icons.js";
 import { useToastOn } from "../ui/toasts.js";
 import postBodyStyles from "../features/posts/post-body.css?url";
+import publishingStyles from "../features/posts/publishing.css?url";
 import type { Route } from "./+types/post-details";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: postBodyStyles }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: postBodyStyles },
+  { rel: "stylesheet", href: publishingStyles },
+];
 
 /** Comments shown per page of a post; the newest page is shown first. */
 const COMMENTS_PER_PAGE = 50;

@@ -27,9 +27,12 @@ import {
   type ProfileTab,
 } from "../features/posts/unpublished-list.js";
 import { SocialLinks } from "../features/users/social-links.js";
+import publishingStyles from "../features/posts/publishing.css?url";
 import { pageMeta } from "../meta.js";
 import type { LimitName } from "../context.js";
 import type { Route } from "./+types/profile";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const viewer = requireViewer(context);

@@ -76,6 +76,17 @@ describe("drafts and scheduled posts in the site", () => {
 
     await page.getByRole("link", { name: "Draft of the coast road" }).click();
     await shows(page.getByText(/only its author and admins can see this post/));
+    // Anyone else: no such page, signed in or not.
+    const draftPath = new URL(page.url()).pathname;
+    const member = await buildUser(server, client(server.url));
+    for (const token of [undefined, member.token]) {
+      const visitor = await openSite(browser, server.config.publicUrl);
+      if (token) await signIn(visitor, server.config.publicUrl, token);
+      const answer = await visitor.page.goto(draftPath);
+      expect(answer?.status()).toBe(404);
+      expect(await visitor.page.getByText("Draft of the coast road").count()).toBe(0);
+      await visitor.context.close();
+    }
     await page.getByRole("button", { name: "Edit Post" }).click();
     const dialog = page.getByRole("dialog", { name: "Update Post" });
     await dialog.getByRole("button", { name: "Publish", exact: true }).click();
