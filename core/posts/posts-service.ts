@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import {
   contentMessages,
   OwnPostsQuerySchema,
@@ -9,7 +10,6 @@ import {
 } from "../../contract/content.js";
 import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
-import { sql } from "kysely";
 import type { PostsTable } from "../../db/schema.js";
 import { findCategoryByTitle } from "../categories/categories-service.js";
 import { presentComment } from "../comments/presenters.js";
