@@ -47,6 +47,8 @@ export function startScheduledPublishing(
       },
       Math.max(0, at - deps.clock().getTime()),
     );
+    // The server's socket keeps the process alive; a script that never closes the app may exit.
+    timer.unref();
   };
 
   let nextWake = 0;
