@@ -181,6 +181,9 @@ export async function seedLongMarkdownPost(db: Kysely<Database>, storage: Storag
       ...bodyColumns(description, "markdown", SEED_RENDERING),
       category: category.title,
       image_key: await putImage(storage, image),
+      status: "published",
+      publish_at: null,
+      published_at: created,
       created_at: created,
       updated_at: created,
     })
@@ -259,6 +262,9 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
       ...bodyColumns(description, "markdown", SEED_RENDERING),
       category: rnd.pick(categoryTitles),
       image_key: await putImage(storage, rnd.pick(pool)),
+      status: "published",
+      publish_at: null,
+      published_at: created,
       created_at: created,
       updated_at: created,
     });

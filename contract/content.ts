@@ -8,6 +8,7 @@ import {
   POST_DESCRIPTION_MAX,
   POST_TITLE_MAX,
 } from "./limits.js";
+import { parseIsoTime } from "./publish-time.js";
 import { requiredString } from "./validation.js";
 
 export const contentMessages = {
@@ -99,3 +100,49 @@ export function imageFileError(file: { name: string; size: number } | undefined,
   if (!IMAGE_NAME.test(file.name)) return m.imageUnsupported;
   return undefined;
 }
+
+/** A post's state (decision 011): only `published` posts are shown to anyone but their author. */
+export const POST_STATUSES = ["published", "draft", "scheduled"] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+export const publishingMessages = {
+  statusUnknown: "Status must be published, draft or scheduled",
+  publishAtRequired: "Publish time is required to schedule a post",
+  publishAtInvalid: "Publish time must be an ISO date and time with its time zone",
+  publishAtPast: "Publish time must be in the future",
+  ownStatusUnknown: "Status must be draft or scheduled",
+} as const;
+
+const pm = publishingMessages;
+
+/**
+ * `status` and `publishAt` of POST and PUT /api/posts. Absent status: published on create, kept on
+ * update. `publishAt` is read only with `scheduled`; whether it is still ahead is the service's
+ * check (it has the clock).
+ */
+export const PostPublishingSchema = z
+  .object({
+    status: z.enum(POST_STATUSES, { error: pm.statusUnknown }).optional(),
+    publishAt: z.string({ error: pm.publishAtInvalid }).optional(),
+  })
+  .transform((input, context) => {
+    if (input.status !== "scheduled") return { status: input.status, publishAt: undefined };
+    const text = input.publishAt?.trim() ?? "";
+    const publishAt = text === "" ? undefined : parseIsoTime(text);
+    if (!publishAt) {
+      context.addIssue({
+        code: "custom",
+        path: ["publishAt"],
+        message: text === "" ? pm.publishAtRequired : pm.publishAtInvalid,
+      });
+      return z.NEVER;
+    }
+    return { status: input.status, publishAt };
+  });
+export type PostPublishingInput = z.infer<typeof PostPublishingSchema>;
+
+/** `GET /api/users/me/posts?status=draft|scheduled&pageNumber=n`. */
+export const OwnPostsQuerySchema = z.object({
+  status: z.enum(["draft", "scheduled"], { error: pm.ownStatusUnknown }),
+  pageNumber: PageQuerySchema.shape.pageNumber,
+});

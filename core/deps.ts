@@ -19,6 +19,11 @@ export interface CoreDeps {
    * page, so anyone sending them cannot make the host drop its kept renders.
    */
   contentChanged: () => Promise<void>;
+  /**
+   * Told when a post is scheduled to go live at `at`, so this instance's publisher wakes then
+   * rather than at its next regular check (decision 011).
+   */
+  postScheduled?: (at: Date) => void;
   /** Told what a service let go of without failing the request (see `discardImages`). */
   log: { warn(details: object, message: string): void };
   site: {

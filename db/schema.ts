@@ -64,6 +64,12 @@ export interface CategoriesTable {
  */
 export type BodyFormat = "plain" | "markdown";
 
+/**
+ * Who sees a post: everyone once `published`; only its author and admins while it is a `draft` or
+ * `scheduled` for `publish_at` (decision 011).
+ */
+export type PostStatus = "published" | "draft" | "scheduled";
+
 export interface PostsTable {
   id: string;
   user_id: string;
@@ -78,6 +84,11 @@ export interface PostsTable {
   /** Plain text of the body, at most 200 characters. */
   excerpt: string;
   reading_minutes: number;
+  status: PostStatus;
+  /** When a scheduled post goes live; null unless `status` is `scheduled`. */
+  publish_at: string | null;
+  /** Its first publication (kept when it goes back to draft); null until then. Lists sort by it. */
+  published_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -49,6 +49,7 @@ import { feedRoutes } from "./web/feeds.js";
 import { PageCache } from "./web/page-cache.js";
 import { registerSharedAnswers } from "./api/shared-answers.js";
 import { registerWebSite } from "./web/site.js";
+import { startScheduledPublishing, type ScheduledPublisher } from "./jobs/scheduled-publishing.js";
 
 // server/app.ts runs from the source tree (tests, dev) or from dist/server/app.js (start).
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -170,6 +171,8 @@ export interface AppOptions {
   onAdminCreated?: (credentials: AdminCredentials) => void;
   /** Shorter limits for tests that play slow clients. */
   timeouts?: Partial<ClientTimeouts>;
+  /** How often to look for posts scheduled on other instances (PUBLISH_CHECK_MS unless a test says). */
+  publishCheckMs?: number;
 }
 
 export interface App {
@@ -241,6 +244,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           );
         })
       : memoryContentVersion();
+  let publisher: ScheduledPublisher | undefined;
   const deps: CoreDeps = {
     db: database.db,
     clock,
@@ -274,6 +278,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         server.log.info({ file, link: message.link }, "mail written to the outbox");
       },
     }),
+    postScheduled: (at) => publisher?.scheduled(at),
     log: server.log,
     site: {
       title: config.site.title,
@@ -282,6 +287,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       defaultAvatarUrl: `${config.publicUrl}/images/default-avatar.svg`,
     },
   };
+
+  // Scheduled posts go live from the moment the server listens until it closes (decision 011).
+  server.addHook("onReady", (done) => {
+    publisher = startScheduledPublishing(deps, {
+      log: server.log,
+      checkEveryMs: options.publishCheckMs,
+    });
+    done();
+  });
+  server.addHook("preClose", async () => {
+    await publisher?.stop();
+  });
 
   // A refusal stops start-up: close what is open (the database) so the caller can report and exit.
   const created = await ensureAdmin(deps, config.admin).catch(async (error: unknown) => {

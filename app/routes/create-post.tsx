@@ -10,9 +10,14 @@ import { attempt, fail, imageForm, limited } from "../features/forms/action.serv
 import { Field, SelectField, TextAreaField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
+import { PublishControls } from "../features/posts/publish-controls.js";
+import { afterSaving, publishingFields } from "../features/posts/publishing.server.js";
+import publishingStyles from "../features/posts/publishing.css?url";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/create-post";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 
 /** SPEC.md 4: the created flag clears after 2 seconds and the author goes home. */
 const CREATED_MS = 2000;
@@ -26,12 +31,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const tooMany = await limited(context, "upload");
   if (tooMany) return tooMany;
-  const result = await attempt(async () =>
-    createPost(context.deps, viewer.actor, await imageForm(request), request.signal),
-  );
-  return result.ok
-    ? { ok: true, message: "Post created successfully", errors: {}, postId: result.value._id }
-    : fail(result);
+  const result = await attempt(async () => {
+    const { fields, image } = await imageForm(request);
+    const form = { fields: publishingFields(fields), image };
+    return createPost(context.deps, viewer.actor, form, request.signal);
+  });
+  if (!result.ok) return fail(result);
+  const { message, to } = afterSaving(result.value.status, viewer.actor.id);
+  return { ok: true, message, errors: {}, postId: result.value._id, to };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -54,7 +61,14 @@ function checkForm(form: HTMLFormElement): FieldErrors {
 
 export default function CreatePost({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const navigation = useNavigation();
+  const sending = navigation.formData?.get("status");
+  const busy =
+    navigation.state === "idle"
+      ? undefined
+      : sending === "draft" || sending === "scheduled"
+        ? sending
+        : "published";
   const navigate = useNavigate();
   const [clientErrors, setClientErrors] = useState<FieldErrors | undefined>();
   const errors: FieldErrors = clientErrors ?? result?.errors ?? {};
@@ -62,7 +76,7 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (!result?.ok) return;
     const timer = setTimeout(() => {
-      void navigate("/");
+      void navigate(result.to);
     }, CREATED_MS);
     return () => {
       clearTimeout(timer);
@@ -102,12 +116,15 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
         />
         <ImageInput label="Post Image" error={errors.image} />
         <FormAlert result={result} />
-        <button type="submit" className="button" disabled={busy}>
-          {busy ? "Creating…" : "Create"}
-        </button>
+        <PublishControls
+          choices={["draft", "scheduled", "published"]}
+          busy={busy}
+          error={errors.publishAt}
+        />
         {result?.ok ? (
           <p role="status">
-            {result.message}. <a href="/">Go to home page</a>
+            {result.message}.{" "}
+            {result.to === "/" ? <a href="/">Go to home page</a> : <a href={result.to}>See it</a>}
           </p>
         ) : null}
       </Form>

@@ -10,6 +10,7 @@ import { imageSources, shortDate } from "../ui/format.js";
 import { Byline } from "../features/posts/byline.js";
 import { Pager, pageParam } from "../features/posts/pager.js";
 import { postAction } from "../features/posts/post-action.server.js";
+import { PostStatusNotice } from "../features/posts/publish-controls.js";
 import {
   CommentForm,
   CommentTools,
@@ -21,9 +22,13 @@ import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { CommentIcon } from "../ui/icons.js";
 import { useToastOn } from "../ui/toasts.js";
 import postBodyStyles from "../features/posts/post-body.css?url";
+import publishingStyles from "../features/posts/publishing.css?url";
 import type { Route } from "./+types/post-details";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: postBodyStyles }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: postBodyStyles },
+  { rel: "stylesheet", href: publishingStyles },
+];
 
 /** Comments shown per page of a post; the newest page is shown first. */
 const COMMENTS_PER_PAGE = 50;
@@ -33,7 +38,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     const actor = context.viewer?.actor;
     const commentsPage = { page: pageParam(request.url, "comments"), perPage: COMMENTS_PER_PAGE };
     const [post, categories] = await Promise.all([
-      getPost(context.deps, params.id, commentsPage),
+      getPost(context.deps, actor, params.id, commentsPage),
       listCategories(context.deps),
     ]);
     const owned = { user_id: post.user._id };
@@ -45,7 +50,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       site: context.site,
       viewerId: actor?.id,
       editable: canEditPost(actor, owned)
-        ? { title: post.title, category: post.category, description }
+        ? {
+            title: post.title,
+            category: post.category,
+            description,
+            status: post.status,
+            publishAt: post.publishAt,
+          }
         : undefined,
       canDelete: canDeletePost(actor, owned),
       comments: commentsPageOf(post.commentsCount, commentsPage),
@@ -80,7 +91,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
     { property: "og:url", content: url },
     { property: "og:image", content: post.image.url },
     { property: "og:site_name", content: site.title },
-    { property: "article:published_time", content: post.createdAt },
+    { property: "article:published_time", content: post.publishedAt ?? post.createdAt },
     { name: "twitter:card", content: "summary_large_image" },
     { name: "twitter:title", content: post.title },
     { name: "twitter:description", content: post.excerpt },
@@ -125,12 +136,13 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           {post.category}
         </Link>
         <h1>{post.title}</h1>
-        <Byline user={post.user} date={post.createdAt} photoSize={32}>
+        <Byline user={post.user} date={post.publishedAt ?? post.createdAt} photoSize={32}>
           <span>{post.readingMinutes} min read</span>
           <span>
             <CommentIcon /> {post.commentsCount} {post.commentsCount === 1 ? "comment" : "comments"}
           </span>
         </Byline>
+        <PostStatusNotice status={post.status} publishAt={post.publishAt} />
       </header>
       <img
         className="post-image"

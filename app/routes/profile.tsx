@@ -1,5 +1,6 @@
-import { data, redirect, useActionData } from "react-router";
+import { data, Link, redirect, useActionData } from "react-router";
 import { PAGE_SIZE } from "../../contract/limits.js";
+import { canSeeUnpublishedOf } from "../../core/posts/policies.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { canEditProfile } from "../../core/users/policies.js";
@@ -18,17 +19,30 @@ import { useToastOn } from "../ui/toasts.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { NoPosts, PostGrid } from "../features/posts/post-card.js";
+import {
+  PROFILE_TABS,
+  tabFrom,
+  TABS,
+  UnpublishedList,
+  type ProfileTab,
+} from "../features/posts/unpublished-list.js";
 import { SocialLinks } from "../features/users/social-links.js";
+import publishingStyles from "../features/posts/publishing.css?url";
 import { pageMeta } from "../meta.js";
 import type { LimitName } from "../context.js";
 import type { Route } from "./+types/profile";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const page = pageFrom(request.url);
   try {
     const profile = await getProfile(context.deps, viewer.actor, params.id, { withPosts: false });
-    const filter = { userId: profile._id };
+    // Drafts and scheduled posts are listed to their author and admins alone (decision 011).
+    const seesUnpublished = canSeeUnpublishedOf(viewer.actor, profile._id);
+    const tab = seesUnpublished ? tabFrom(request.url) : "posts";
+    const filter = { userId: profile._id, status: TABS[tab].status };
     const [posts, total] = await Promise.all([
       listPosts(context.deps, filter, page),
       countPosts(context.deps, filter),
@@ -41,6 +55,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       page,
       pages: Math.ceil(total / PAGE_SIZE),
       isOwner: canEditProfile(viewer.actor, profile._id),
+      tab,
+      seesUnpublished,
     };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found")
@@ -105,7 +121,10 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   });
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { profile, posts, total, page, pages, isOwner } = loaderData;
+  const { profile, posts, total, page, pages, isOwner, tab, seesUnpublished } = loaderData;
+  const profilePath = `/profile/${profile._id}`;
+  const tabPath = (name: ProfileTab) =>
+    name === "posts" ? profilePath : `${profilePath}?tab=${name}`;
   const result = useActionData<typeof action>();
   useToastOn(result);
   return (
@@ -121,9 +140,11 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         <h1>{profile.username}</h1>
         {profile.bio ? <p className="lead">{profile.bio}</p> : null}
         <SocialLinks links={profile.socialMedia} />
-        <p className="muted">
-          {total} {total === 1 ? "article" : "articles"}
-        </p>
+        {tab === "posts" ? (
+          <p className="muted">
+            {total} {total === 1 ? "article" : "articles"}
+          </p>
+        ) : null}
         {isOwner && profile.pendingEmail ? (
           <p role="status" className="notice">
             We sent a link to {profile.pendingEmail}. Your email address changes when you open it.
@@ -137,12 +158,29 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null}
       </section>
+      {seesUnpublished ? (
+        <nav aria-label="Posts by state" className="profile-tabs">
+          {PROFILE_TABS.map((name) => (
+            <Link key={name} to={tabPath(name)} aria-current={name === tab ? "page" : undefined}>
+              {TABS[name].label}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
       <section aria-labelledby="user-posts">
         <h2 id="user-posts" className="section-title">
-          User Posts
+          {TABS[tab].title}
         </h2>
-        {posts.length === 0 ? <NoPosts /> : <PostGrid posts={posts} />}
-        <Pager page={page} pages={pages} path={`/profile/${profile._id}`} />
+        {tab === "posts" ? (
+          posts.length === 0 ? (
+            <NoPosts />
+          ) : (
+            <PostGrid posts={posts} />
+          )
+        ) : (
+          <UnpublishedList posts={posts} empty={TABS[tab].empty} />
+        )}
+        <Pager page={page} pages={pages} path={tabPath(tab)} />
       </section>
     </>
   );

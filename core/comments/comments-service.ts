@@ -1,6 +1,6 @@
 import { CommentCreateSchema, CommentUpdateSchema } from "../../contract/content.js";
 import type { CoreDeps } from "../deps.js";
-import { findPost, postMessages } from "../posts/posts-service.js";
+import { findPost, findVisiblePost, postMessages } from "../posts/posts-service.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
 import { forbidden, notFound } from "../shared/errors.js";
@@ -54,7 +54,7 @@ export async function countComments(deps: CoreDeps, actor: Actor) {
 
 export async function createComment(deps: CoreDeps, actor: Actor, body: unknown) {
   const input = validate(CommentCreateSchema, body);
-  const post = await findPost(deps, input.postId);
+  const post = await findVisiblePost(deps, actor, input.postId);
   if (!post) throw notFound(postMessages.notFound);
   const now = iso(deps.clock());
   const id = newId();

@@ -3,6 +3,10 @@ import type { Actor } from "../users/policies.js";
 
 type Owned = Pick<PostsTable, "user_id">;
 
+/** A published post is everyone's; a draft or a scheduled one only its author's and admins'. */
+export const canSeePost = (actor: Actor | undefined, post: Owned & Pick<PostsTable, "status">) =>
+  post.status === "published" || actor?.id === post.user_id || actor?.isAdmin === true;
+
 /** Only the author edits a post or changes its image (SPEC.md 6). */
 export const canEditPost = (actor: Actor | undefined, post: Owned) => actor?.id === post.user_id;
 
@@ -15,3 +19,7 @@ export const canDeletePost = (actor: Actor | undefined, post: Owned) =>
  * `rel="ugc nofollow"`, so writing here lends no search ranking to whatever they link to.
  */
 export const linksFollowed = (author: Pick<Actor, "isAdmin">) => author.isAdmin;
+
+/** Who is shown an author's drafts and scheduled posts: the author and admins. */
+export const canSeeUnpublishedOf = (actor: Actor | undefined, authorId: string) =>
+  actor !== undefined && (actor.id === authorId || actor.isAdmin);

@@ -1,4 +1,13 @@
-import { contentMessages, PostCreateSchema, PostUpdateSchema } from "../../contract/content.js";
+import { sql } from "kysely";
+import {
+  contentMessages,
+  OwnPostsQuerySchema,
+  PostCreateSchema,
+  PostPublishingSchema,
+  PostUpdateSchema,
+  publishingMessages,
+  type PostPublishingInput,
+} from "../../contract/content.js";
 import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import type { Kysely } from "kysely";
@@ -22,9 +31,15 @@ import {
   claimBodyImages,
   imageSizesOf,
 } from "./body-images.js";
-import { canDeletePost, canEditPost, linksFollowed } from "./policies.js";
+import { canDeletePost, canEditPost, canSeePost, linksFollowed } from "./policies.js";
 import { presentPostDetail, presentPostSummary } from "./presenters.js";
-import { pageOf, POST_COLUMNS, selectPostSummaries } from "./queries.js";
+import {
+  orderedAs,
+  pageOf,
+  POST_COLUMNS,
+  selectPostSummaries,
+  type PostListStatus,
+} from "./queries.js";
 
 export const postMessages = {
   notFound: "Post not found",
@@ -34,21 +49,23 @@ export const postMessages = {
   deleted: "Post has been deleted successfully",
 } as const;
 
-/** Which posts a list shows: everything, one category, or one author. */
+/**
+ * Which posts a list shows: everything, one category, or one author; published ones unless it
+ * names another state (an author's drafts) or `any` (the admin table).
+ */
 export interface PostFilter {
   category?: string | undefined;
   userId?: string | undefined;
+  status?: PostListStatus | undefined;
 }
 
-/** The ids of a filter's posts, newest first, read from the list indexes alone. */
+/** The ids of a filter's posts in its list's order, read from the list indexes alone. */
 function postIdsOf(deps: CoreDeps, filter: PostFilter) {
-  let ids = deps.db
-    .selectFrom("posts")
-    .select("id")
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc");
-  if (filter.category !== undefined) ids = ids.where("category", "=", filter.category);
-  if (filter.userId !== undefined) ids = ids.where("user_id", "=", filter.userId);
+  const status = filter.status ?? "published";
+  let ids = orderedAs(deps.db.selectFrom("posts").select("posts.id"), status);
+  if (status !== "any") ids = ids.where("posts.status", "=", status);
+  if (filter.category !== undefined) ids = ids.where("posts.category", "=", filter.category);
+  if (filter.userId !== undefined) ids = ids.where("posts.user_id", "=", filter.userId);
   return ids;
 }
 
@@ -58,8 +75,10 @@ export async function listPosts(
   pageNumber?: number,
   pageSize?: number,
 ) {
-  let query = selectPostSummaries(deps.db);
+  const status = filter.status ?? "published";
+  let query = orderedAs(selectPostSummaries(deps.db), status);
   if (pageNumber === undefined) {
+    if (status !== "any") query = query.where("posts.status", "=", status);
     if (filter.category !== undefined) query = query.where("posts.category", "=", filter.category);
     if (filter.userId !== undefined) query = query.where("posts.user_id", "=", filter.userId);
   } else {
@@ -80,62 +99,78 @@ export async function listPosts(
 export const POST_BATCH = 100;
 
 /**
- * Every post of a filter, newest first, a batch at a time: a list of any length for the memory of
- * one batch. Each batch continues after the last post of the one before (by time, then id), so a
- * post written meanwhile is neither repeated nor skipped over.
+ * Every published post of a filter, newest first, a batch at a time: a list of any length for the
+ * memory of one batch. Each batch continues after the last post of the one before (by publication
+ * time, then id), so a post published meanwhile is neither repeated nor skipped over.
  */
 export async function* listPostsInBatches(
   deps: CoreDeps,
-  filter: PostFilter,
+  filter: Omit<PostFilter, "status">,
   batchSize = POST_BATCH,
 ): AsyncGenerator<ReturnType<typeof presentPostSummary>[]> {
-  let after: { createdAt: string; id: string } | undefined;
+  let after: { publishedAt: string; id: string } | undefined;
   for (;;) {
-    let ids = postIdsOf(deps, filter).limit(batchSize);
+    let ids = postIdsOf(deps, { ...filter, status: "published" }).limit(batchSize);
     if (after) {
-      const { createdAt, id } = after;
+      const { publishedAt, id } = after;
       ids = ids.where((eb) =>
         eb.or([
-          eb("created_at", "<", createdAt),
-          eb.and([eb("created_at", "=", createdAt), eb("id", "<", id)]),
+          eb("posts.published_at", "<", publishedAt),
+          eb.and([eb("posts.published_at", "=", publishedAt), eb("posts.id", "<", id)]),
         ]),
       );
     }
-    const rows = await selectPostSummaries(deps.db).where("posts.id", "in", ids).execute();
+    const rows = await orderedAs(selectPostSummaries(deps.db), "published")
+      .where("posts.id", "in", ids)
+      .execute();
     const last = rows.at(-1);
-    if (!last) return;
+    if (!last?.published_at) return;
     yield rows.map((row) => presentPostSummary(deps, row));
     if (rows.length < batchSize) return;
-    after = { createdAt: last.created_at, id: last.id };
+    after = { publishedAt: last.published_at, id: last.id };
   }
 }
 
-/** Every post's id and last change, newest first: what a sitemap lists. */
+/** Every published post's id and last change, newest first: what a sitemap lists. */
 export function listPostStamps(deps: Pick<CoreDeps, "db">) {
-  return deps.db
-    .selectFrom("posts")
-    .select(["id", "updated_at"])
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
+  return orderedAs(
+    deps.db
+      .selectFrom("posts")
+      .select(["posts.id", "posts.updated_at"])
+      .where("posts.status", "=", "published"),
+    "published",
+  ).execute();
 }
 
+/** How many posts a filter's list has (published ones unless it says otherwise). */
 export async function countPosts(deps: CoreDeps, filter: PostFilter = {}) {
   let query = deps.db.selectFrom("posts").select((eb) => eb.fn.countAll<number | string>().as("n"));
+  const status = filter.status ?? "published";
+  if (status !== "any") query = query.where("status", "=", status);
   if (filter.category !== undefined) query = query.where("category", "=", filter.category);
   if (filter.userId !== undefined) query = query.where("user_id", "=", filter.userId);
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-/** A post's row without its rendered HTML (the one column only its page needs). */
+/** A post's row without its rendered HTML (the one column only its page needs), whoever asks. */
 export async function findPost(deps: Pick<CoreDeps, "db">, id: string) {
   if (!isId(id)) return undefined;
   return deps.db.selectFrom("posts").select(POST_COLUMNS).where("id", "=", id).executeTakeFirst();
 }
 
-async function requirePost(deps: CoreDeps, id: string) {
+/** A post `viewer` may see: a draft or a scheduled post is not there for anyone else. */
+export async function findVisiblePost(
+  deps: Pick<CoreDeps, "db">,
+  viewer: Actor | undefined,
+  id: string,
+) {
   const post = await findPost(deps, id);
+  return post && canSeePost(viewer, post) ? post : undefined;
+}
+
+async function requirePost(deps: CoreDeps, viewer: Actor, id: string) {
+  const post = await findVisiblePost(deps, viewer, id);
   if (!post) throw notFound(postMessages.notFound);
   return post;
 }
@@ -158,14 +193,19 @@ export function commentsPageOf(commentsCount: number, request: CommentsPage) {
  * A post with its likers and comments: all of them (the API's shape), or one page of comments, so
  * a post with thousands of comments costs a page what a post with a few does.
  */
-export async function getPost(deps: CoreDeps, id: string, commentsPage?: CommentsPage) {
+export async function getPost(
+  deps: CoreDeps,
+  viewer: Actor | undefined,
+  id: string,
+  commentsPage?: CommentsPage,
+) {
   const row = isId(id)
     ? await selectPostSummaries(deps.db)
         .select("posts.html")
         .where("posts.id", "=", id)
         .executeTakeFirst()
     : undefined;
-  if (!row) throw notFound(postMessages.notFound);
+  if (!row || !canSeePost(viewer, row)) throw notFound(postMessages.notFound);
   const paging = commentsPage
     ? commentsPageOf(Number(row.comments_count ?? 0), commentsPage)
     : undefined;
@@ -241,14 +281,18 @@ export async function createPost(
   signal?: AbortSignal,
 ) {
   const parsed = parseWith(PostCreateSchema, form.fields);
+  const publishing = parseWith(PostPublishingSchema, form.fields);
   const errors: FieldErrors = {
     ...(form.image ? {} : { image: contentMessages.imageRequired }),
     ...(parsed.ok ? {} : parsed.errors),
+    ...(publishing.ok ? {} : publishing.errors),
   };
   const [firstError] = Object.values(errors);
-  if (firstError !== undefined || !parsed.ok || !form.image) {
+  if (firstError !== undefined || !parsed.ok || !publishing.ok || !form.image) {
     throw invalid(firstError ?? contentMessages.imageRequired, errors);
   }
+  const state = publishingColumns(deps, publishing.data);
+  const status = state.status ?? "published";
   const body = await bodyFor(deps, actor, parsed.data.description, "markdown");
   const category = await canonicalCategory(deps, parsed.data.category);
   const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal);
@@ -261,6 +305,9 @@ export async function createPost(
     category,
     image_key: imageKey,
     ...body.columns,
+    status,
+    publish_at: state.publish_at ?? null,
+    published_at: status === "published" ? now : null,
     created_at: now,
     updated_at: now,
   };
@@ -275,13 +322,43 @@ export async function createPost(
     await discardImages(deps, [imageKey]);
     throw error;
   }
-  return getPost(deps, post.id);
+  if (publishing.data.publishAt) deps.postScheduled?.(publishing.data.publishAt);
+  return getPost(deps, actor, post.id);
 }
 
-export async function updatePost(deps: CoreDeps, actor: Actor, id: string, form: unknown) {
-  const post = await requirePost(deps, id);
+/**
+ * The state columns a publishing request sets; none when it names no status (an update keeps the
+ * post's state). Publishing keeps the time of a first publication; a schedule must lie ahead.
+ */
+function publishingColumns(deps: CoreDeps, input: PostPublishingInput) {
+  switch (input.status) {
+    case undefined:
+      return {};
+    case "published":
+      return {
+        status: input.status,
+        publish_at: null,
+        published_at: sql<string>`coalesce(published_at, ${iso(deps.clock())})`,
+      };
+    case "draft":
+      return { status: input.status, publish_at: null };
+    case "scheduled": {
+      const { publishAt } = input;
+      if (publishAt.getTime() <= deps.clock().getTime()) {
+        const message = publishingMessages.publishAtPast;
+        throw invalid(message, { publishAt: message });
+      }
+      return { status: input.status, publish_at: iso(publishAt) };
+    }
+  }
+}
+
+export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
+  const post = await requirePost(deps, actor, id);
   if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
-  const input = validate(PostUpdateSchema, form);
+  const input = validate(PostUpdateSchema, body);
+  const publishing = validate(PostPublishingSchema, body);
+  const state = publishingColumns(deps, publishing);
   // A post keeps its format: one written before Markdown stays plain text, as its author wrote it.
   const rendered = await bodyFor(deps, actor, input.description, post.body_format);
   // A post may keep a category that was deleted since; a change must name one that exists.
@@ -301,6 +378,7 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, form:
           excerpt,
           reading_minutes,
           category,
+          ...state,
           updated_at: iso(deps.clock()),
         })
         .where("id", "=", post.id)
@@ -309,7 +387,31 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, form:
       if (updated.numUpdatedRows === 1n) await rendered.claimImages(trx, post);
     }),
   );
-  return getPost(deps, post.id);
+  if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
+  return getPost(deps, actor, post.id);
+}
+
+/** Moves a post to another state alone (the site's Unpublish), as PUT /api/posts does with it. */
+export async function changePostStatus(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
+  const post = await requirePost(deps, actor, id);
+  if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
+  const publishing = validate(PostPublishingSchema, body);
+  const state = publishingColumns(deps, publishing);
+  await changingContent(deps, () =>
+    deps.db
+      .updateTable("posts")
+      .set({ ...state, updated_at: iso(deps.clock()) })
+      .where("id", "=", post.id)
+      .execute(),
+  );
+  if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
+  return getPost(deps, actor, post.id);
+}
+
+/** The signed-in author's own drafts or scheduled posts, a page at a time. */
+export async function listOwnPosts(deps: CoreDeps, actor: Actor, query: unknown) {
+  const { status, pageNumber } = validate(OwnPostsQuerySchema, query);
+  return listPosts(deps, { userId: actor.id, status }, pageNumber ?? 1);
 }
 
 /** Replaces the image of a post; the old files go once the new ones are in place. */
@@ -320,7 +422,7 @@ export async function replacePostImage(
   image: Buffer | undefined,
   signal?: AbortSignal,
 ) {
-  const post = await requirePost(deps, id);
+  const post = await requirePost(deps, actor, id);
   if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
   if (!image) {
     throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
@@ -341,12 +443,12 @@ export async function replacePostImage(
     }),
   );
   if (!swapped) throw notFound(postMessages.notFound);
-  return getPost(deps, post.id);
+  return getPost(deps, actor, post.id);
 }
 
 /** Deletes a post with its comments, likes and body images (by cascade) and its image files. */
 export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
-  const post = await requirePost(deps, id);
+  const post = await requirePost(deps, actor, id);
   if (!canDeletePost(actor, post)) throw forbidden(postMessages.deleteDenied);
   const bodyImageKeys = await changingContent(deps, () =>
     deps.db.transaction().execute(async (trx) => {
@@ -364,7 +466,7 @@ export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
  * skipped on conflict, and only then is the like removed, so concurrent likes all count once.
  */
 export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
-  const post = await requirePost(deps, id);
+  const post = await requirePost(deps, actor, id);
   await changingContent(deps, async () => {
     const inserted = await deps.db
       .insertInto("likes")
@@ -383,5 +485,5 @@ export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
         .execute();
     }
   });
-  return getPost(deps, post.id);
+  return getPost(deps, actor, post.id);
 }

@@ -23,6 +23,11 @@ export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
     }),
     likesCount: Number(row.likes_count ?? 0),
     commentsCount: Number(row.comments_count ?? 0),
+    status: row.status,
+    publishedAt: row.published_at,
+    // Only while it is scheduled (the API's contract names status and publishedAt; a scheduled
+    // post's time is its author's to see and change).
+    ...(row.status === "scheduled" ? { publishAt: row.publish_at } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

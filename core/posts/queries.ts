@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
 import { PAGE_SIZE } from "../../contract/limits.js";
 import type { Database } from "../../db/schema.js";
 
@@ -16,13 +16,58 @@ export const POST_COLUMNS = [
   "posts.body_format",
   "posts.excerpt",
   "posts.reading_minutes",
+  "posts.status",
+  "posts.publish_at",
+  "posts.published_at",
   "posts.created_at",
   "posts.updated_at",
 ] as const;
 
 /**
- * Posts with their author and counts, newest first, in one statement: the counts are correlated
- * subqueries over the likes and comments indexes, so a page costs one query whatever its size.
+ * How each kind of list is ordered (decision 011): public lists by first publication, newest
+ * first; an author's drafts by their last change; their scheduled posts soonest first; the admin
+ * table, which shows every post whatever its state, by creation.
+ */
+export const POST_ORDERS = {
+  published: [
+    ["posts.published_at", "desc"],
+    ["posts.id", "desc"],
+  ],
+  draft: [
+    ["posts.updated_at", "desc"],
+    ["posts.id", "desc"],
+  ],
+  scheduled: [
+    ["posts.publish_at", "asc"],
+    ["posts.id", "asc"],
+  ],
+  any: [
+    ["posts.created_at", "desc"],
+    ["posts.id", "desc"],
+  ],
+} as const satisfies Record<string, readonly (readonly [PostOrderColumn, "asc" | "desc"])[]>;
+
+type PostOrderColumn =
+  `posts.${"published_at" | "updated_at" | "publish_at" | "created_at" | "id"}`;
+
+/** Which posts a list shows: one state (`published` for anything public) or `any` (admins). */
+export type PostListStatus = keyof typeof POST_ORDERS;
+
+/** Orders a query on `posts` as a list of `status` is ordered. */
+export function orderedAs<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  status: PostListStatus,
+) {
+  let ordered = query;
+  for (const [column, direction] of POST_ORDERS[status]) {
+    ordered = ordered.orderBy(sql.ref(column), direction);
+  }
+  return ordered;
+}
+
+/**
+ * Posts with their author and counts in one statement: the counts are correlated subqueries over
+ * the likes and comments indexes, so a page costs one query whatever its size.
  */
 export function selectPostSummaries(db: Kysely<Database>) {
   return db
@@ -41,9 +86,7 @@ export function selectPostSummaries(db: Kysely<Database>) {
         .select(eb.fn.countAll<number | string>().as("n"))
         .whereRef("comments.post_id", "=", "posts.id")
         .as("comments_count"),
-    ])
-    .orderBy("posts.created_at", "desc")
-    .orderBy("posts.id", "desc");
+    ]);
 }
 
 export type PostSummaryRow = Awaited<

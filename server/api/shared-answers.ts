@@ -17,6 +17,14 @@ const SHARED_ROUTES = new Map<string, readonly string[]>([
   ["/api/users/user/:id", ["pageNumber"]],
 ]);
 
+/** Answers of shared routes that are one viewer's own (an author reading their draft). */
+const privateAnswers = new WeakSet<FastifyRequest>();
+
+/** Keeps this answer out of the shared ones, though its route's answers are otherwise shared. */
+export function answerPrivately(request: FastifyRequest) {
+  privateAnswers.add(request);
+}
+
 /**
  * How clients may keep a shared answer. Vary adds to what the answer already varies on: with
  * CORS_ORIGINS set that is Origin (the Access-Control-Allow-Origin differs by caller), which no
@@ -89,6 +97,11 @@ export function registerSharedAnswers(
 
   server.addHook("onSend", async (request, reply, payload) => {
     const keep = keeping.get(request);
+    if (privateAnswers.has(request)) {
+      release(request);
+      void reply.header("cache-control", "private, no-store");
+      return payload;
+    }
     if (keep === undefined || reply.statusCode !== 200 || typeof payload !== "string") {
       release(request);
       return payload;

@@ -147,7 +147,7 @@ export function feedRoutes(
 <title>${xmlText(post.title)}</title>
 <link>${base}/posts/details/${post._id}</link>
 <guid isPermaLink="true">${base}/posts/details/${post._id}</guid>
-<pubDate>${new Date(post.createdAt).toUTCString()}</pubDate>
+<pubDate>${new Date(post.publishedAt ?? post.createdAt).toUTCString()}</pubDate>
 <category>${xmlText(post.category)}</category>
 <author>${xmlText(post.user.username)}</author>
 <description>${xmlText(post.excerpt)}</description>

@@ -66,6 +66,9 @@ async function insertPost(user: TestUser) {
       ...bodyColumns("Some words", "markdown", { followLinks: false, imageBases: [] }),
       category: "General",
       image_key: imageKey,
+      status: "published",
+      publish_at: null,
+      published_at: now,
       created_at: now,
       updated_at: now,
     })

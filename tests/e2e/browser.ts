@@ -32,7 +32,13 @@ export interface Watched {
 export async function openSite(
   browser: Browser,
   siteUrl: string,
-  options: { javaScriptEnabled?: boolean; phone?: boolean; bypassCSP?: boolean } = {},
+  options: {
+    javaScriptEnabled?: boolean;
+    phone?: boolean;
+    bypassCSP?: boolean;
+    /** The browser's IANA time zone (the machine's unless a test says). */
+    timezoneId?: string;
+  } = {},
 ): Promise<Watched> {
   const context = await browser.newContext({
     baseURL: siteUrl,
@@ -41,6 +47,7 @@ export async function openSite(
     viewport: options.phone ? { width: 390, height: 800 } : { width: 1280, height: 900 },
     hasTouch: options.phone ?? false,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   const problems: string[] = [];
   const origin = new URL(siteUrl).origin;

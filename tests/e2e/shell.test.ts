@@ -124,7 +124,7 @@ describe("form messages", () => {
     await page
       .getByLabel("Post Image")
       .setInputFiles({ name: "big.png", mimeType: "image/png", buffer: Buffer.alloc(7_000_001) });
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
     await shows(page.getByText("File size is too large", { exact: true }));
     await site.context.close();
   });

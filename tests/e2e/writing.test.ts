@@ -46,7 +46,7 @@ describe("creating a post", () => {
     await page.goto("/posts/create-post");
     await expectAccessible(page);
 
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
     for (const message of [
       "image is required",
       "Post title is required",
@@ -61,7 +61,7 @@ describe("creating a post", () => {
       mimeType: "text/plain",
       buffer: Buffer.from("not an image"),
     });
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
     await shows(page.getByText("Unsupported File Format", { exact: true }));
 
     await page.getByLabel("Post Title").fill("Crossing the Alps by train");
@@ -75,7 +75,7 @@ describe("creating a post", () => {
       buffer: await pngImage(320, 200),
     });
     await shows(page.getByRole("img", { name: "Preview of the chosen image" }));
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
     await shows(page.getByRole("status").getByText("Post created successfully"));
     await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
     await shows(page.getByRole("link", { name: "Crossing the Alps by train", exact: true }));
@@ -99,7 +99,7 @@ describe("creating a post", () => {
     await page
       .getByLabel("Post Image")
       .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: await pngImage() });
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
     await shows(page.getByRole("status").getByText("Post created successfully"));
     await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
     await page.getByRole("link", { name: "Packing list", exact: true }).click();
@@ -123,7 +123,7 @@ describe("creating a post", () => {
     await page
       .getByLabel("Post Image")
       .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: await pngImage() });
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
     await shows(page.getByText("Post created successfully"));
     const titles = (await client(server.url).get<{ title: string }[]>("/api/posts")).body.map(
       (p) => p.title,

@@ -313,7 +313,7 @@ describe("a script in a Markdown body", () => {
     await page
       .getByLabel("Post Image")
       .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: await pngImage() });
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
     await shows(page.getByText(SCRIPT_MESSAGE));
     expect(await postRows(server)).toBe(before);
     await expectInert(site, "the refused create form");

@@ -331,12 +331,22 @@ describe("malformed input at every API route", () => {
       "/api/posts/count",
       "/api/users/count",
       "/api/users/profile",
+      "/api/users/me/posts",
       "/api/categories",
     ]) {
       await fc.assert(
         fc.asyncProperty(
           fc.dictionary(
-            fc.constantFrom("pageNumber", "category", "page", "limit", "sort", "__proto__", "q"),
+            fc.constantFrom(
+              "pageNumber",
+              "category",
+              "status",
+              "page",
+              "limit",
+              "sort",
+              "__proto__",
+              "q",
+            ),
             oddText,
             { maxKeys: 3 },
           ),

@@ -39,6 +39,9 @@ beforeAll(async () => {
             ...body,
             category: "music",
             image_key: "seed/none.webp",
+            status: "published" as const,
+            publish_at: null,
+            published_at: at,
             created_at: at,
             updated_at: at,
           };

@@ -294,5 +294,51 @@ describe.skipIf(!databaseUrl || !redisUrl)(
       );
       expect(await home(b)).not.toContain("Fresh from B");
     });
+
+    it("publish a scheduled post at its time, on both instances' lists and pages", async () => {
+      const author = await newMember();
+      const home = async (server: Instance) => (await fetch(`${server.url}/`)).text();
+      const publishAt = new Date(Date.now() + 3000).toISOString();
+      const titles = ["Timed one", "Timed two", "Timed three"];
+      const scheduled: PostDetail[] = [];
+      for (const title of titles) {
+        scheduled.push(
+          await addPost(apiA, author, {
+            title,
+            category: "Travel",
+            status: "scheduled",
+            publishAt,
+          }),
+        );
+      }
+      // Kept by both as they are now, without the posts.
+      for (const server of [a, b]) expect(await home(server)).not.toContain("Timed one");
+      const before = await apiB.get<PostDetail[]>("/api/posts?pageNumber=1");
+      expect(before.body.map((summary) => summary.title)).not.toContain("Timed one");
+
+      const deadline = Date.now() + 12_000;
+      while (Date.now() < deadline && !(await home(b)).includes("Timed three")) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(publishAt));
+      for (const server of [a, b]) {
+        const page = await home(server);
+        for (const title of titles) expect(page).toContain(title);
+      }
+      const listed = await apiB.get<PostDetail[]>("/api/posts?pageNumber=1");
+      expect(listed.body.map((summary) => summary.title)).toEqual(expect.arrayContaining(titles));
+      const rows = await direct.db
+        .selectFrom("posts")
+        .select(["status", "published_at", "publish_at"])
+        .where(
+          "id",
+          "in",
+          scheduled.map((post) => post._id),
+        )
+        .execute();
+      expect(rows).toEqual(
+        titles.map(() => ({ status: "published", published_at: publishAt, publish_at: null })),
+      );
+    });
   },
 );

@@ -25,6 +25,12 @@ export interface PostSummary {
   user: PublicUser;
   likesCount: number;
   commentsCount: number;
+  /** DESIGN.md 9: `published`, `draft` or `scheduled`; only published posts are public. */
+  status: "published" | "draft" | "scheduled";
+  /** First publication; null until then. */
+  publishedAt: string | null;
+  /** Only on a scheduled post: when it goes live. */
+  publishAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -61,7 +67,9 @@ export const POST_SUMMARY_KEYS = [
   "id",
   "image",
   "likesCount",
+  "publishedAt",
   "readingMinutes",
+  "status",
   "title",
   "updatedAt",
   "user",
@@ -103,6 +111,9 @@ export interface PostInput {
   category: string;
   description?: string;
   image?: Buffer;
+  /** DESIGN.md 9: `status` and `publishAt`, sent only when given. */
+  status?: string;
+  publishAt?: string;
 }
 
 /** Creates a post through the API as `author` and returns it; the category must exist. */
@@ -115,6 +126,8 @@ export async function addPost(api: Client, author: TestUser, input: PostInput) {
         title: input.title ?? "A post",
         category: input.category,
         description: input.description ?? "Some words about it.",
+        ...(input.status === undefined ? {} : { status: input.status }),
+        ...(input.publishAt === undefined ? {} : { publishAt: input.publishAt }),
       },
       file: { bytes: input.image ?? (await pngImage()), filename: "photo.png" },
     },

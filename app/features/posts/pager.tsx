@@ -28,7 +28,7 @@ export function Pager({
 }) {
   if (pages <= 1) return null;
   const href = (n: number) =>
-    `${n === defaultPage ? path : `${path}?${param}=${String(n)}`}${hash}`;
+    `${n === defaultPage ? path : `${path}${path.includes("?") ? "&" : "?"}${param}=${String(n)}`}${hash}`;
   return (
     <nav className="pager" aria-label={label}>
       {page > 1 ? (

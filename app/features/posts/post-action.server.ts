@@ -5,6 +5,7 @@ import {
   updateComment,
 } from "../../../core/comments/comments-service.js";
 import {
+  changePostStatus,
   deletePost,
   replacePostImage,
   toggleLike,
@@ -13,6 +14,7 @@ import {
 import type { LimitName } from "../../context.js";
 import { flashCookie } from "../flash.server.js";
 import { attempt, fail, failure, imageForm, limited } from "../forms/action.server.js";
+import { publishingFields } from "./publishing.server.js";
 
 export type PostIntent =
   | "like"
@@ -20,12 +22,14 @@ export type PostIntent =
   | "edit-comment"
   | "delete-comment"
   | "edit-post"
+  | "unpublish"
   | "post-image"
   | "delete-post";
 
 /** The success notices of SPEC.md 8, where it names them; otherwise the server's message. */
 const NOTICES: Partial<Record<PostIntent, string>> = {
   "edit-post": "Post Updated Successfully",
+  unpublish: "Post moved back to drafts",
   "post-image": "New Post Image Uploaded Successfully",
 };
 
@@ -36,6 +40,7 @@ const LIMITS: Record<PostIntent, LimitName | undefined> = {
   "edit-comment": "comment",
   "delete-comment": undefined,
   "edit-post": "postEdit",
+  unpublish: "postEdit",
   "post-image": "upload",
   "delete-post": undefined,
 };
@@ -68,7 +73,10 @@ export async function postAction(request: Request, context: AppLoadContext, post
       case "delete-comment":
         return deleteComment(deps, actor, fields.commentId ?? "");
       case "edit-post":
-        await updatePost(deps, actor, postId, fields);
+        await updatePost(deps, actor, postId, publishingFields(fields));
+        return {};
+      case "unpublish":
+        await changePostStatus(deps, actor, postId, { status: "draft" });
         return {};
       case "post-image":
         await replacePostImage(deps, actor, postId, image, request.signal);

@@ -32,7 +32,7 @@ export function PostCard({ post, eager = false }: { post: PostSummary; eager?: b
         <h3 className="post-card-title">
           <Link to={postPath(post._id)}>{post.title}</Link>
         </h3>
-        <Byline user={post.user} date={post.createdAt}>
+        <Byline user={post.user} date={post.publishedAt ?? post.createdAt}>
           <span>{post.readingMinutes} min read</span>
         </Byline>
         <p className="post-card-description">{post.excerpt}</p>

@@ -21,6 +21,8 @@ import { Field, SelectField, TextAreaField } from "../forms/field.js";
 import { ImageUploadForm } from "../forms/image-upload-form.js";
 import { FormAlert } from "../forms/form-alert.js";
 import { useClientValidation, type ActionResult } from "../forms/form-state.js";
+import type { PostStatus } from "../../../contract/content.js";
+import { PublishControls } from "./publish-controls.js";
 
 export type Result = (ActionResult & { intent?: string | undefined }) | undefined;
 
@@ -224,7 +226,13 @@ export function CommentTools(props: { commentId: string; text: string; result: R
 }
 
 export function OwnerTools(props: {
-  post: { title: string; category: string; description: string };
+  post: {
+    title: string;
+    category: string;
+    description: string;
+    status: PostStatus;
+    publishAt?: string | null | undefined;
+  };
   categories: { _id: string; title: string }[];
   result: Result;
 }) {
@@ -258,6 +266,14 @@ export function OwnerTools(props: {
       >
         <EditIcon /> Edit Post
       </button>
+      {props.post.status === "published" ? (
+        <Form method="post" className="inline-form">
+          <input type="hidden" name="intent" value="unpublish" />
+          <button type="submit" className="button button-small button-ghost">
+            Unpublish
+          </button>
+        </Form>
+      ) : null}
       <ConfirmDelete
         what="post"
         label="Delete Post"
@@ -289,9 +305,19 @@ export function OwnerTools(props: {
             defaultValue={props.post.description}
             error={errors.description}
           />
-          <button type="submit" className="button">
-            Update Post
-          </button>
+          {props.post.status === "published" ? (
+            <button type="submit" className="button">
+              Update Post
+            </button>
+          ) : (
+            <PublishControls
+              choices={["draft", "scheduled", "published"]}
+              busy={undefined}
+              publishAt={props.post.publishAt}
+              error={errors.publishAt}
+              idPrefix="field-edit"
+            />
+          )}
         </Form>
       </Modal>
     </div>

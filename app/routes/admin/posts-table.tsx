@@ -4,6 +4,7 @@ import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
 import { AdminTable } from "../../features/admin/table.js";
 import { postPath } from "../../features/posts/post-card.js";
+import { STATUS_LABELS } from "../../features/posts/publish-controls.js";
 import { pageMeta } from "../../meta.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { useToastOn } from "../../ui/toasts.js";
@@ -11,7 +12,7 @@ import type { Route } from "./+types/posts-table";
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
-  return { site: context.site, posts: await listPosts(context.deps, {}) };
+  return { site: context.site, posts: await listPosts(context.deps, { status: "any" }) };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => adminDelete(request, context);
@@ -28,11 +29,11 @@ export default function PostsTable({ loaderData }: Route.ComponentProps) {
   return (
     <AdminTable
       title="Posts"
-      columns={["User", "Post Title"]}
+      columns={["User", "Post Title", "Status"]}
       rows={loaderData.posts}
       empty="No Posts Were Found"
       rowKey={(post) => post._id}
-      cells={(post) => [post.user.username, post.title]}
+      cells={(post) => [post.user.username, post.title, STATUS_LABELS[post.status]]}
       actions={(post) => (
         <>
           <Link to={postPath(post._id)} className="button button-small">

@@ -18,13 +18,14 @@ import {
   toggleLike,
   updatePost,
 } from "../../../core/posts/posts-service.js";
-import { requireSignedIn } from "../../plugins/auth.js";
+import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
 import { clientLeft, readImageForm } from "../../plugins/uploads.js";
 import { workSlots } from "../../../core/shared/work-slots.js";
 import { holdTurnForAnswer } from "../../waiting.js";
 import { jsonArrayStream } from "../json-stream.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
+import { answerPrivately } from "../shared-answers.js";
 
 type IdParams = { Params: { id: string } };
 
@@ -48,7 +49,13 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
 
   app.get("/api/posts/count", () => countPosts(deps));
 
-  app.get<IdParams>("/api/posts/:id", (request) => getPost(deps, request.params.id));
+  app.get<IdParams>("/api/posts/:id", async (request) => {
+    const signed = await optionalSignedIn(deps, request);
+    const post = await getPost(deps, signed?.actor, request.params.id);
+    // A draft or a scheduled post is its author's answer alone: never kept for others.
+    if (post.status !== "published") answerPrivately(request);
+    return post;
+  });
 
   app.post("/api/posts", { config: limits.upload }, async (request, reply) => {
     const { actor } = await requireSignedIn(deps, request);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { PROFILE_PHOTO_MAX_BYTES } from "../../../contract/limits.js";
 import type { CoreDeps } from "../../../core/deps.js";
+import { listOwnPosts } from "../../../core/posts/posts-service.js";
 import {
   countUsers,
   deleteUser,
@@ -31,6 +32,11 @@ export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
   app.get<IdParams>("/api/users/profile/:id", async (request) => {
     const signed = await optionalSignedIn(deps, request);
     return getProfile(deps, signed?.actor, request.params.id);
+  });
+
+  app.get("/api/users/me/posts", async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return listOwnPosts(deps, actor, request.query);
   });
 
   app.get<IdParams>("/api/users/user/:id", (request) => {
