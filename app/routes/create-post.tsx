@@ -7,12 +7,17 @@ import { listCategories } from "../../core/categories/categories-service.js";
 import { createPost } from "../../core/posts/posts-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, imageForm, limited } from "../features/forms/action.server.js";
-import { Field, SelectField, TextAreaField } from "../features/forms/field.js";
+import { BodyEditor } from "../features/forms/body-editor.js";
+import { Field, SelectField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
+import postBodyStyles from "../features/posts/post-body.css?url";
 import type { Route } from "./+types/create-post";
+
+// The editor's preview shows the body as the post page does.
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: postBodyStyles }];
 
 /** SPEC.md 4: the created flag clears after 2 seconds and the author goes home. */
 const CREATED_MS = 2000;
@@ -94,11 +99,13 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
             </option>
           ))}
         </SelectField>
-        <TextAreaField
+        <BodyEditor
           label="Post Description"
           name="description"
+          id="field-description"
           rows={8}
           error={errors.description}
+          saved={result?.ok === true}
         />
         <ImageInput label="Post Image" error={errors.image} />
         <FormAlert result={result} />

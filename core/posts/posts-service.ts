@@ -203,7 +203,7 @@ const imageBaseOf = (deps: CoreDeps) => deps.storage.url("x").slice(0, -1);
  * A body's stored rendering, made once when it is written: a Markdown body with a script in it
  * is refused here (400 naming `description`), before anything is stored.
  */
-const bodyFor = (deps: CoreDeps, author: Actor, description: string, format: BodyFormat) =>
+export const bodyFor = (deps: CoreDeps, author: Actor, description: string, format: BodyFormat) =>
   bodyColumns(description, format, {
     followLinks: linksFollowed(author),
     imageBases: [imageBaseOf(deps)],

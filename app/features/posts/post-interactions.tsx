@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import {
   CommentCreateSchema,
@@ -142,6 +142,11 @@ export function ShareMenu({ url, title }: { url: string; title: string }) {
   );
 }
 
+// Loaded when its author opens the edit form: readers of the post never download the editor.
+const BodyEditor = lazy(async () => ({
+  default: (await import("../forms/body-editor.js")).BodyEditor,
+}));
+
 const CommentTextSchema = CommentCreateSchema.pick({ text: true });
 
 export function CommentForm({ result }: { result: Result }) {
@@ -224,6 +229,7 @@ export function CommentTools(props: { commentId: string; text: string; result: R
 }
 
 export function OwnerTools(props: {
+  postId: string;
   post: { title: string; category: string; description: string };
   categories: { _id: string; title: string }[];
   result: Result;
@@ -281,14 +287,18 @@ export function OwnerTools(props: {
               </option>
             ))}
           </SelectField>
-          <TextAreaField
-            label="Description"
-            name="description"
-            id="field-edit-description"
-            rows={8}
-            defaultValue={props.post.description}
-            error={errors.description}
-          />
+          <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+            <BodyEditor
+              label="Description"
+              name="description"
+              id="field-edit-description"
+              rows={8}
+              defaultValue={props.post.description}
+              error={errors.description}
+              postId={props.postId}
+              saved={props.result?.ok === true && props.result.intent === "edit-post"}
+            />
+          </Suspense>
           <button type="submit" className="button">
             Update Post
           </button>

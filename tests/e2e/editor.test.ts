@@ -1,0 +1,321 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { postForm } from "../support/form-post.js";
+import { client, type Client } from "../support/http.js";
+import { pngImage } from "../support/images.js";
+import { addCategory, addPost, type PostDetail } from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  readLocalStorage,
+  shows,
+  signIn,
+  type Watched,
+} from "./browser.js";
+
+let server: TestServer;
+let browser: Browser;
+let api: Client;
+let author: TestUser;
+let stranger: TestUser;
+let post: PostDetail;
+
+const CREATE_DRAFT = "blog:draft:create";
+
+/** The parts of the page's DOM the tests touch (the tests are compiled without the DOM's types). */
+interface TextArea {
+  value: string;
+  focus(): void;
+  setSelectionRange(start: number, end: number): void;
+  dispatchEvent(event: unknown): boolean;
+}
+interface BrowserGlobals {
+  DataTransfer: new () => { items: { add(file: unknown): void } };
+  File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
+  ClipboardEvent: new (type: string, init: Record<string, unknown>) => unknown;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = client(server.url);
+  const admin = await signInAdmin(server, api);
+  await addCategory(api, admin, "Travel");
+  author = await buildUser(server, api);
+  stranger = await buildUser(server, api);
+  post = await addPost(api, author, {
+    title: "Night trains",
+    category: "Travel",
+    description: "## Sleepers\n\nA **bunk** and a [timetable](https://example.com/times).",
+  });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+/** The author on the create-post page, with the editor ready (it enhances after hydration). */
+async function openEditor(options: { javaScriptEnabled?: boolean } = {}) {
+  const site = await openSite(browser, server.config.publicUrl, options);
+  await signIn(site, server.config.publicUrl, author.token);
+  await site.page.goto("/posts/create-post");
+  if (options.javaScriptEnabled !== false) {
+    await shows(site.page.getByRole("tab", { name: "Write" }));
+  }
+  return site;
+}
+
+const body = (page: Page) => page.getByLabel("Post Description");
+
+/** Selects `text` (its first occurrence) in the body, as a writer would with the mouse. */
+async function select(page: Page, text: string) {
+  await body(page).evaluate((element: unknown, wanted) => {
+    const area = element as TextArea;
+    const start = area.value.indexOf(wanted);
+    area.focus();
+    area.setSelectionRange(start, start + wanted.length);
+  }, text);
+}
+
+async function fillForm(page: Page, title: string) {
+  await page.getByLabel("Post Title").fill(title);
+  await page.getByLabel("Category").selectOption("Travel");
+  await page
+    .getByLabel("Post Image")
+    .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: await pngImage() });
+}
+
+const preview = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  postForm(server, "/posts/preview", new URLSearchParams(fields).toString(), headers);
+const as = (user: TestUser) => ({ cookie: `session=${user.token}` });
+
+describe("the preview route", () => {
+  it("is for signed-in writers, from this site only", async () => {
+    const anonymous = await preview({ description: "**hi**" });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ message: "Please log in to preview a post" });
+    const foreign = await preview(
+      { description: "**hi**" },
+      {
+        ...as(author),
+        origin: "https://evil.example",
+      },
+    );
+    expect(foreign.status).toBe(403);
+    expect((await fetch(`${server.url}/posts/preview`, { headers: as(author) })).status).toBe(405);
+  });
+
+  it("refuses what saving would refuse, naming the field", async () => {
+    const script = await preview({ description: "[x](javascript:alert(1))" }, as(author));
+    expect(script.status).toBe(400);
+    expect(await script.json()).toEqual({
+      message: "Description must not contain a script or a javascript: link",
+      errors: { description: "Description must not contain a script or a javascript: link" },
+    });
+    const long = await preview({ description: "a".repeat(20_001) }, as(author));
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as { errors: unknown }).errors).toEqual({
+      description: "Description must be at most 20000 characters long",
+    });
+  });
+
+  it("previews an edit for the post's author only", async () => {
+    const other = await preview({ description: "x", postId: post._id }, as(stranger));
+    expect(other.status).toBe(403);
+    const missing = await preview(
+      { description: "x", postId: "0123456789abcdef01234567" },
+      as(author),
+    );
+    expect(missing.status).toBe(404);
+  });
+
+  it("answers the HTML the post page shows, made by the same renderer", async () => {
+    const shown = await preview({ description: post.description, postId: post._id }, as(author));
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get("cache-control")).toBe("no-store");
+    const { html } = (await shown.json()) as { html: string };
+    const page = await api.get<PostDetail>(`/api/posts/${post._id}`);
+    expect(html).toBe(page.body.html);
+    expect(html).toContain('rel="ugc nofollow"');
+    const blank = await preview({ description: "  " }, as(author));
+    expect(await blank.json()).toEqual({ html: "" });
+  });
+});
+
+describe("the editor", () => {
+  it("formats the selection from the toolbar and with shortcuts, and Undo takes it back", async () => {
+    const site = await openEditor();
+    const { page } = site;
+    await expectAccessible(page);
+    await body(page).fill("Pack light\nwear boots");
+    await select(page, "light");
+    await page
+      .getByRole("toolbar", { name: "Formatting" })
+      .getByRole("button", { name: "Bold" })
+      .click();
+    expect(await body(page).inputValue()).toBe("Pack **light**\nwear boots");
+    await select(page, "boots");
+    await page.keyboard.press("Control+I");
+    expect(await body(page).inputValue()).toBe("Pack **light**\nwear _boots_");
+    await page.keyboard.press("Control+Z");
+    expect(await body(page).inputValue()).toBe("Pack **light**\nwear boots");
+    await select(page, "Pack");
+    await page.getByRole("button", { name: "Heading", exact: true }).click();
+    expect(await body(page).inputValue()).toBe("## Pack **light**\nwear boots");
+    await select(page, "wear");
+    await page.keyboard.press("Control+K");
+    expect(await body(page).inputValue()).toBe("## Pack **light**\n[wear](https://) boots");
+    // The link's address is selected, ready to be typed over.
+    await page.keyboard.type("https://example.com");
+    expect(await body(page).inputValue()).toBe(
+      "## Pack **light**\n[wear](https://example.com) boots",
+    );
+    await select(page, "boots");
+    for (const name of ["Quote", "List"])
+      await page.getByRole("button", { name, exact: true }).click();
+    expect(await body(page).inputValue()).toBe(
+      "## Pack **light**\n- > [wear](https://example.com) boots",
+    );
+    await shows(page.getByText("55 / 20,000 characters"));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("previews the text as the post page will show it", async () => {
+    const site = await openEditor();
+    const { page } = site;
+    await body(page).fill("## What to bring\n\n- [x] Passport\n- [ ] **Rain** coat\n\n<b>raw</b>");
+    await page.getByRole("tab", { name: "Preview" }).click();
+    const panel = page.getByRole("tabpanel", { name: "Preview" });
+    await shows(panel.getByRole("heading", { name: "What to bring", level: 2 }));
+    expect(await panel.getByRole("checkbox", { name: "Passport" }).isChecked()).toBe(true);
+    await shows(panel.locator("strong").getByText("Rain"));
+    await shows(panel.getByText("<b>raw</b>"));
+    expect(await page.getByRole("tab", { name: "Preview" }).getAttribute("aria-selected")).toBe(
+      "true",
+    );
+    expect(await body(page).isVisible()).toBe(false);
+    await expectAccessible(page);
+
+    // Back to writing with the arrow keys; a refused text shows the server's message.
+    await page.getByRole("tab", { name: "Preview" }).press("ArrowLeft");
+    await body(page).fill("[click](javascript:alert(1))");
+    await page.getByRole("tab", { name: "Preview" }).click();
+    await shows(panel.getByText("Description must not contain a script or a javascript: link"));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("keeps the writing through a reload, offers to discard it, and forgets it once published", async () => {
+    const site = await openEditor();
+    const { page } = site;
+    await page.getByLabel("Post Title").fill("Half-written");
+    await body(page).fill("Where was I");
+    await page.reload();
+    await shows(page.getByRole("status").getByText(/Restored your unsaved text from/));
+    expect(await body(page).inputValue()).toBe("Where was I");
+    expect(await page.getByLabel("Post Title").inputValue()).toBe("Half-written");
+
+    await page.getByRole("button", { name: "Discard" }).click();
+    expect(await body(page).inputValue()).toBe("");
+    expect(await page.getByLabel("Post Title").inputValue()).toBe("");
+    expect(await readLocalStorage(page, CREATE_DRAFT)).toBeNull();
+
+    await body(page).fill("Written twice, kept once");
+    await fillForm(page, "Kept then published");
+    expect(await readLocalStorage(page, CREATE_DRAFT)).toContain("Kept then published");
+    await page.getByRole("button", { name: "Create" }).click();
+    await shows(page.getByRole("status").getByText("Post created successfully"));
+    expect(await readLocalStorage(page, CREATE_DRAFT)).toBeNull();
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("edits a post with the same editor, its draft kept apart from a new post's", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, author.token);
+    const { page } = site;
+    await page.goto(`/posts/details/${post._id}`);
+    const edit = async () => {
+      await page.getByRole("button", { name: "Edit Post" }).click();
+      await shows(page.getByRole("tab", { name: "Write" }));
+    };
+    await edit();
+    const description = page.getByLabel("Description", { exact: true });
+    expect(await description.inputValue()).toBe(post.description.replace(/\r\n/g, "\n"));
+    await description.fill(`${post.description}\n\nAnd a *second* thought.`);
+    await page.reload();
+    await edit();
+    await shows(page.getByRole("status").getByText(/Restored your unsaved text/));
+    await page.getByRole("tab", { name: "Preview" }).click();
+    await shows(page.getByRole("tabpanel", { name: "Preview" }).locator("em").getByText("second"));
+    await expectAccessible(page);
+    expect(await readLocalStorage(page, CREATE_DRAFT)).toBeNull();
+    await page.getByRole("button", { name: "Update Post" }).click();
+    await shows(page.locator(".post-body em").getByText("second"));
+    expect(await readLocalStorage(page, `blog:draft:edit:${post._id}`)).toBeNull();
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("keeps SPEC's messages, and counts past the limit", async () => {
+    const site = await openEditor();
+    const { page } = site;
+    await page.getByRole("tab", { name: "Preview" }).click();
+    await page.getByRole("button", { name: "Create" }).click();
+    // A refused form brings the text back into view, its message under it.
+    await shows(page.getByText("Post description is required", { exact: true }));
+    expect(await body(page).isVisible()).toBe(true);
+    await body(page).fill("a".repeat(20_003));
+    await shows(page.getByText("20,003 / 20,000 characters (3 too many)"));
+    await page.getByRole("button", { name: "Create" }).click();
+    await shows(page.getByText("Description must be at most 20000 characters long"));
+    await site.context.close();
+  });
+
+  it("is a plain text area without JavaScript, and the form still posts", async () => {
+    const site = await openEditor({ javaScriptEnabled: false });
+    const { page } = site;
+    expect(await page.getByRole("tab").count()).toBe(0);
+    expect(await page.getByRole("toolbar").count()).toBe(0);
+    await body(page).fill("No scripts, **still** Markdown.");
+    await fillForm(page, "Posted without scripts");
+    await page.getByRole("button", { name: "Create" }).click();
+    await shows(page.getByText("Post created successfully"));
+    const posts = (await api.get<PostDetail[]>("/api/posts")).body;
+    const created = posts.find((item) => item.title === "Posted without scripts");
+    expect(created?.description).toBe("No scripts, **still** Markdown.");
+    await site.context.close();
+  });
+});
+
+/** Pastes files into the body as the clipboard would hand them over. */
+async function paste(site: Watched, files: { name: string; type: string; bytes: number[] }[]) {
+  await body(site.page).evaluate((element: unknown, list) => {
+    const dom = globalThis as unknown as BrowserGlobals;
+    const transfer = new dom.DataTransfer();
+    for (const file of list) {
+      transfer.items.add(
+        new dom.File([new Uint8Array(file.bytes)], file.name, { type: file.type }),
+      );
+    }
+    (element as TextArea).dispatchEvent(
+      new dom.ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }),
+    );
+  }, files);
+}
+
+describe("images in the text", () => {
+  it("refuses a file that is not an image, by the field", async () => {
+    const site = await openEditor();
+    await paste(site, [{ name: "notes.txt", type: "text/plain", bytes: [104, 105] }]);
+    await shows(site.page.getByText("Unsupported File Format", { exact: true }));
+    expect(await body(site.page).inputValue()).toBe("");
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});
