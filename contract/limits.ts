@@ -16,6 +16,8 @@ export const COMMENT_MIN = 2;
 export const IMAGE_CREATE_MAX_BYTES = 7_000_000;
 export const IMAGE_REPLACE_MAX_BYTES = 5_242_880;
 export const PROFILE_PHOTO_MAX_BYTES = 7_000_000;
+/** An image in a post body: the limit of a new post's image. */
+export const BODY_IMAGE_MAX_BYTES = IMAGE_CREATE_MAX_BYTES;
 export const IMAGE_TYPES = ["jpg", "jpeg", "png", "gif", "jfif"] as const;
 
 export const POST_TITLE_MAX = 200;

@@ -16,6 +16,7 @@ import { initial } from "./migrations/001-initial.js";
 import { lookupIndexes } from "./migrations/002-lookup-indexes.js";
 import { verifiedAddresses } from "./migrations/003-verified-addresses.js";
 import { postBodies } from "./migrations/004-post-bodies.js";
+import { bodyImages } from "./migrations/006-body-images.js";
 import type { Database } from "./schema.js";
 import { SQLite } from "./sqlite-driver.js";
 import { StripNulPlugin } from "./strip-nul.js";
@@ -57,6 +58,7 @@ const migrations: MigrationProvider = {
       "002-lookup-indexes": lookupIndexes,
       "003-verified-addresses": verifiedAddresses,
       "004-post-bodies": postBodies,
+      "006-body-images": bodyImages,
     }),
 };
 

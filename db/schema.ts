@@ -97,6 +97,22 @@ export interface CommentsTable {
   updated_at: string;
 }
 
+/** An image uploaded for use in post bodies; its post deletes it, or the sweep when none claims it. */
+export interface BodyImagesTable {
+  /** `images/<id>`, as for every stored image. */
+  image_key: string;
+  /** Null once the uploader's account is deleted. */
+  uploader_id: string | null;
+  /** The post whose body uses it; null until a post claims it (or after its post stopped). */
+  post_id: string | null;
+  /** Of the largest stored variant. */
+  width: number;
+  height: number;
+  created_at: string;
+  /** When its post stopped using it, if it did. */
+  released_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -105,4 +121,5 @@ export interface Database {
   posts: PostsTable;
   likes: LikesTable;
   comments: CommentsTable;
+  body_images: BodyImagesTable;
 }

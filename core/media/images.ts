@@ -55,6 +55,9 @@ const variantKey = (imageKey: string, variant: ImageVariant) => `${imageKey}/${v
 
 export interface EncodedImage {
   variants: { name: ImageVariant; body: Buffer }[];
+  /** The size of the largest variant. */
+  width: number;
+  height: number;
 }
 
 const BYTES_PER_SAMPLE: Partial<Record<string, number>> = {
@@ -148,7 +151,7 @@ async function encodeVariants(bytes: Buffer): Promise<EncodedImage> {
       .toBuffer();
     variants.push({ name, body });
   }
-  return { variants };
+  return { variants, width: info.width, height: info.height };
 }
 
 /** Stores encoded variants under a fresh key and returns it. */

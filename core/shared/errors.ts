@@ -50,6 +50,16 @@ export const unsupported = (message = "Unsupported File Format") =>
   new DomainError("unsupported", message);
 export const unavailable = (message: string) => new DomainError("unavailable", message);
 
+/** The same refusal naming the form field it is about (when it names none yet). */
+export function namingField(field: string) {
+  return (error: unknown): never => {
+    if (error instanceof DomainError && !error.errors) {
+      throw new DomainError(error.kind, error.message, { [field]: error.message });
+    }
+    throw error;
+  };
+}
+
 /** A refusal that ends by itself; the API tells the client when to come back (Retry-After). */
 export class TooManyAttempts extends DomainError {
   constructor(

@@ -23,6 +23,8 @@ export const limits = {
   register: perAddress("register", 10, 60),
   resetLink: perAddress("reset-link", 5, 60),
   upload: perAddress("upload", 30, 15),
+  // An allowance of its own: an article with a dozen pictures must leave room to publish it.
+  bodyImage: perAddress("body-image", 60, 15),
   comment: perAddress("comment", 30, 5),
   like: perAddress("like", 120, 5),
   // Every edit renders the post's Markdown again (up to ~20 ms of CPU for the longest body).

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../../contract/limits.js";
+import {
+  BODY_IMAGE_MAX_BYTES,
+  IMAGE_CREATE_MAX_BYTES,
+  IMAGE_REPLACE_MAX_BYTES,
+} from "../../../contract/limits.js";
 import type { CoreDeps } from "../../../core/deps.js";
+import { uploadBodyImage } from "../../../core/posts/body-images.js";
+import { namingField } from "../../../core/shared/errors.js";
 import {
   countPosts,
   createPost,
@@ -49,6 +55,17 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
     const signal = clientLeft(reply);
     const form = await readImageForm(request, IMAGE_CREATE_MAX_BYTES);
     return reply.status(201).send(await createPost(deps, actor, form, signal));
+  });
+
+  // An image for a post body: `{url, width, height}` to write into the Markdown.
+  app.post("/api/posts/images", { config: limits.bodyImage }, async (request, reply) => {
+    const { actor } = await requireSignedIn(deps, request);
+    const signal = clientLeft(reply);
+    const { image } = await readImageForm(request, BODY_IMAGE_MAX_BYTES).catch(
+      namingField("image"),
+    );
+    const uploaded = await uploadBodyImage(deps, actor, image, signal).catch(namingField("image"));
+    return reply.status(201).send(uploaded);
   });
 
   app.put<IdParams>("/api/posts/:id", { config: limits.postEdit }, async (request) => {
