@@ -7,6 +7,7 @@ export type LimitName =
   | "register"
   | "resetLink"
   | "upload"
+  | "bodyImage"
   | "comment"
   | "like"
   | "postEdit"

@@ -37,6 +37,7 @@ interface BrowserGlobals {
   DataTransfer: new () => { items: { add(file: unknown): void } };
   File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
   ClipboardEvent: new (type: string, init: Record<string, unknown>) => unknown;
+  DragEvent: new (type: string, init: Record<string, unknown>) => unknown;
 }
 
 beforeAll(async () => {
@@ -293,29 +294,159 @@ describe("the editor", () => {
   });
 });
 
-/** Pastes files into the body as the clipboard would hand them over. */
-async function paste(site: Watched, files: { name: string; type: string; bytes: number[] }[]) {
-  await body(site.page).evaluate((element: unknown, list) => {
-    const dom = globalThis as unknown as BrowserGlobals;
-    const transfer = new dom.DataTransfer();
-    for (const file of list) {
-      transfer.items.add(
-        new dom.File([new Uint8Array(file.bytes)], file.name, { type: file.type }),
-      );
-    }
-    (element as TextArea).dispatchEvent(
-      new dom.ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }),
-    );
-  }, files);
+interface DroppedFile {
+  name: string;
+  type: string;
+  bytes: number[];
 }
 
+/** Pastes (or drops) files into the body as the clipboard (or a drag) would hand them over. */
+async function paste(site: Watched, files: DroppedFile[], how: "paste" | "drop" = "paste") {
+  await body(site.page).evaluate(
+    (element: unknown, { list, kind }) => {
+      const dom = globalThis as unknown as BrowserGlobals;
+      const transfer = new dom.DataTransfer();
+      for (const file of list) {
+        transfer.items.add(
+          new dom.File([new Uint8Array(file.bytes)], file.name, { type: file.type }),
+        );
+      }
+      const init = { bubbles: true, cancelable: true };
+      (element as TextArea).dispatchEvent(
+        kind === "paste"
+          ? new dom.ClipboardEvent("paste", { ...init, clipboardData: transfer })
+          : new dom.DragEvent("drop", { ...init, dataTransfer: transfer }),
+      );
+    },
+    { list: files, kind: how },
+  );
+}
+
+const png = async (name = "pasted.png"): Promise<DroppedFile> => ({
+  name,
+  type: "image/png",
+  bytes: [...(await pngImage(80, 60))],
+});
+
+/** Puts the caret in the body just after `text`. */
+async function caretAfter(page: Page, text: string) {
+  await body(page).evaluate((element: unknown, wanted) => {
+    const area = element as TextArea;
+    const at = area.value.indexOf(wanted) + wanted.length;
+    area.focus();
+    area.setSelectionRange(at, at);
+  }, text);
+}
+
+/** An uploaded image as the editor writes it into the text. */
+const UPLOADED = String.raw`!\[\]\((?:http://[^/)\s]+)?/uploads/[^)\s]+\)`;
+
+/** Waits until no upload is under way. */
+const uploadsDone = (page: Page) =>
+  page.getByRole("progressbar").first().waitFor({ state: "detached", timeout: 10_000 });
+
 describe("images in the text", () => {
-  it("refuses a file that is not an image, by the field", async () => {
+  it("uploads a pasted image with its progress shown, and puts it in at the cursor", async () => {
     const site = await openEditor();
-    await paste(site, [{ name: "notes.txt", type: "text/plain", bytes: [104, 105] }]);
-    await shows(site.page.getByText("Unsupported File Format", { exact: true }));
-    expect(await body(site.page).inputValue()).toBe("");
+    const { page } = site;
+    // Held a moment on its way, so the progress can be seen.
+    await page.route("**/posts/images", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await route.fallback();
+    });
+    await body(page).fill("Before after");
+    await caretAfter(page, "Before ");
+    await paste(site, [await png()]);
+    await shows(page.getByRole("progressbar", { name: "Uploading pasted.png" }));
+    await expectAccessible(page);
+    await uploadsDone(page);
+    expect(await body(page).inputValue()).toMatch(new RegExp(`^Before ${UPLOADED}after$`));
+
+    await page.getByRole("tab", { name: "Preview" }).click();
+    // `![](…)` has no description yet: the image is shown as decoration (alt="").
+    const image = page.getByRole("tabpanel", { name: "Preview" }).locator("img");
+    await shows(image);
+    const width = await image.evaluate(
+      (element: unknown) => (element as { naturalWidth: number }).naturalWidth,
+    );
+    expect(width).toBeGreaterThan(0);
+    expect(await image.getAttribute("alt")).toBe("");
     expectNoProblems(site);
     await site.context.close();
+  });
+
+  it("uploads a dropped image and one chosen with the toolbar's button", async () => {
+    const site = await openEditor();
+    const { page } = site;
+    await body(page).fill("One\n");
+    await caretAfter(page, "One\n");
+    await paste(site, [await png("dropped.png")], "drop");
+    await shows(page.getByRole("progressbar", { name: "Uploading dropped.png" }));
+    await uploadsDone(page);
+    expect(await body(page).inputValue()).toMatch(new RegExp(`^One\n${UPLOADED}$`));
+
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Image", exact: true }).click();
+    await (
+      await chooser
+    ).setFiles({
+      name: "chosen.png",
+      mimeType: "image/png",
+      buffer: await pngImage(),
+    });
+    await expect
+      .poll(() => body(page).inputValue(), { timeout: 10_000 })
+      .toMatch(new RegExp(`^One\n${UPLOADED}${UPLOADED}$`));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("shows a refusal by the field and puts nothing in", async () => {
+    const site = await openEditor();
+    const { page } = site;
+    // Refused in the browser: not an image at all.
+    await paste(site, [{ name: "notes.txt", type: "text/plain", bytes: [104, 105] }]);
+    await shows(page.getByText("Unsupported File Format", { exact: true }));
+    // Refused by the server: named like an image, but not one.
+    await body(page).fill("");
+    await paste(site, [{ name: "fake.png", type: "image/png", bytes: [1, 2, 3, 4] }]);
+    await uploadsDone(page);
+    await shows(page.getByText("Unsupported File Format", { exact: true }));
+    expect(await body(page).inputValue()).toBe("");
+    expect(await body(page).getAttribute("aria-invalid")).toBe("true");
+    await site.context.close();
+  });
+});
+
+describe("the image route", () => {
+  it("is for signed-in writers, and answers as the API does", async () => {
+    const send = (headers: Record<string, string>) => {
+      const form = new FormData();
+      form.set("image", new Blob([new Uint8Array([1, 2, 3])], { type: "image/png" }), "x.png");
+      return fetch(`${server.url}/posts/images`, {
+        method: "POST",
+        headers: { origin: server.config.publicUrl, ...headers },
+        body: form,
+      });
+    };
+    const anonymous = await send({});
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ message: "Please log in to upload images" });
+    expect((await send({ ...as(author), origin: "https://evil.example" })).status).toBe(403);
+    const broken = await send(as(author));
+    expect(broken.status).toBe(415);
+    expect(await broken.json()).toEqual({ message: "Unsupported File Format" });
+
+    const form = new FormData();
+    form.set("image", new Blob([new Uint8Array(await pngImage(90, 40))]), "ok.png");
+    const uploaded = await fetch(`${server.url}/posts/images`, {
+      method: "POST",
+      headers: { origin: server.config.publicUrl, ...as(author) },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const image = (await uploaded.json()) as { url: string; width: number; height: number };
+    expect(image.url.startsWith(`${server.config.publicUrl}/uploads/`)).toBe(true);
+    expect([image.width, image.height]).toEqual([90, 40]);
   });
 });

@@ -10,7 +10,7 @@ import {
   type ReactNode,
 } from "react";
 import { imageFileError } from "../../../contract/content.js";
-import { IMAGE_CREATE_MAX_BYTES, POST_DESCRIPTION_MAX } from "../../../contract/limits.js";
+import { BODY_IMAGE_MAX_BYTES, POST_DESCRIPTION_MAX } from "../../../contract/limits.js";
 import { dropDraft, keepDraft, draftKey, readDraft } from "./draft-store.js";
 import { imageMarkdown, markEdit, type Edit, type Mark } from "./markdown-marks.js";
 import { uploadImage } from "./upload-image.js";
@@ -214,7 +214,7 @@ export function BodyEditor(props: BodyEditorProps) {
   const upload = (files: File[]) => {
     setUploadError(undefined);
     for (const file of files) {
-      const refused = imageFileError(file, IMAGE_CREATE_MAX_BYTES);
+      const refused = imageFileError(file, BODY_IMAGE_MAX_BYTES);
       if (refused) {
         setUploadError(refused);
         continue;
@@ -241,8 +241,7 @@ export function BodyEditor(props: BodyEditorProps) {
     const source = value;
     if (preview.state === "shown" && preview.source === source) return;
     setPreview({ state: "loading" });
-    const form = new FormData();
-    form.set("description", source);
+    const form = new URLSearchParams({ description: source });
     if (props.postId) form.set("postId", props.postId);
     try {
       const response = await fetch(PREVIEW_URL, {
