@@ -1,5 +1,9 @@
 import "./production.js";
-import { sweepOrphanUploads } from "../core/media/sweep.js";
+import {
+  sweepOrphanUploads,
+  sweepUnusedBodyImages,
+  UNUSED_BODY_IMAGE_MS,
+} from "../core/media/sweep.js";
 import { StartupRefusal } from "../core/users/bootstrap-admin.js";
 import { buildApp, type App } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -10,8 +14,19 @@ const SWEEP_EVERY_MS = 30 * 60 * 1000;
 /** How long requests in flight get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-/** Removes image files a crash left without their row; never stops the server. */
+/**
+ * Removes body images no post used within a day, and image files a crash left without their row;
+ * never stops the server.
+ */
 async function sweepUploads({ server, deps }: App) {
+  try {
+    const unused = await sweepUnusedBodyImages(deps, {
+      olderThan: new Date(Date.now() - UNUSED_BODY_IMAGE_MS),
+    });
+    if (unused > 0) server.log.info({ unused }, "removed body images no post uses");
+  } catch (error) {
+    server.log.warn({ err: error }, "could not sweep unused body images");
+  }
   try {
     const removed = await sweepOrphanUploads(deps, {
       olderThan: new Date(Date.now() - UPLOAD_GRACE_MS),

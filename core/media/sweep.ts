@@ -1,4 +1,8 @@
+import type { ExpressionBuilder } from "kysely";
+import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
+import { iso } from "../shared/clock.js";
+import { deleteImages } from "./images.js";
 
 /** Image keys checked against the database per query. */
 const BATCH = 500;
@@ -67,4 +71,53 @@ export async function sweepOrphanUploads(
   }
   await settle(batch);
   return removed;
+}
+
+/** How long an uploaded body image waits for a post to use it: a writer may take a while. */
+export const UNUSED_BODY_IMAGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the body images no post uses (never claimed, or let go by an edit of their post) since
+ * before `olderThan`: their rows, then their files. Each row is taken by a conditional delete, so
+ * of several instances sweeping at once one removes it, and a post that claims it meanwhile keeps
+ * it. A crash between the two steps leaves files without a row, which `sweepOrphanUploads` removes.
+ * Returns how many images it removed.
+ */
+export async function sweepUnusedBodyImages(
+  deps: Pick<CoreDeps, "db" | "storage">,
+  options: { olderThan: Date },
+): Promise<number> {
+  const cutoff = iso(options.olderThan);
+  let removed = 0;
+  for (;;) {
+    const unused = (eb: ExpressionBuilder<Database, "body_images">) =>
+      eb.and([
+        eb("post_id", "is", null),
+        eb("created_at", "<", cutoff),
+        eb.or([eb("released_at", "is", null), eb("released_at", "<", cutoff)]),
+      ]);
+    const candidates = await deps.db
+      .selectFrom("body_images")
+      .select("image_key")
+      .where(unused)
+      .limit(BATCH)
+      .execute();
+    if (candidates.length === 0) return removed;
+    const taken = await deps.db
+      .deleteFrom("body_images")
+      .where(
+        "image_key",
+        "in",
+        candidates.map((row) => row.image_key),
+      )
+      .where(unused)
+      .returning("image_key")
+      .execute();
+    await deleteImages(
+      deps.storage,
+      taken.map((row) => row.image_key),
+    );
+    removed += taken.length;
+    if (candidates.length < BATCH) return removed;
+  }
 }

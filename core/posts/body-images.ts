@@ -1,10 +1,13 @@
+import type { Kysely } from "kysely";
 import { contentMessages } from "../../contract/content.js";
 import { BODY_IMAGE_MAX_BYTES } from "../../contract/limits.js";
+import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { discardImages, encodeImage, imageUrl, putImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { invalid, tooLarge } from "../shared/errors.js";
 import type { Actor } from "../users/policies.js";
+import type { ImageSize } from "./body.js";
 
 /**
  * Stores an image for use in a post body: verified and re-encoded as a post image is, and kept as
@@ -43,4 +46,118 @@ export async function uploadBodyImage(
     width: encoded.width,
     height: encoded.height,
   };
+}
+
+/** Keys a body could name: `images/<id>/` anywhere in it (the renderer decides what is an image). */
+const KEY_IN_TEXT = /images\/([0-9a-f-]{36})\//g;
+/** A body of the longest length holds a few hundred image URLs at most. */
+const KEYS_MAX = 500;
+
+/** The image keys a body's text names, at most KEYS_MAX of them. */
+function keysNamedIn(source: string) {
+  const keys = new Set<string>();
+  for (const match of source.matchAll(KEY_IN_TEXT)) {
+    keys.add(`images/${match[1] ?? ""}`);
+    if (keys.size >= KEYS_MAX) break;
+  }
+  return [...keys];
+}
+
+/** The uploaded body images a body's text names, with their sizes and who may claim them. */
+export async function bodyImagesNamedIn(db: Kysely<Database>, source: string) {
+  const keys = keysNamedIn(source);
+  if (keys.length === 0) return [];
+  return db
+    .selectFrom("body_images")
+    .leftJoin("users", "users.id", "body_images.uploader_id")
+    .select([
+      "body_images.image_key",
+      "body_images.uploader_id",
+      "body_images.post_id",
+      "body_images.width",
+      "body_images.height",
+      "users.is_admin as uploader_is_admin",
+    ])
+    .where("body_images.image_key", "in", keys)
+    .execute();
+}
+
+export type NamedBodyImage = Awaited<ReturnType<typeof bodyImagesNamedIn>>[number];
+
+/** The sizes the renderer writes onto the images it knows. */
+export const imageSizesOf = (images: readonly NamedBodyImage[]) =>
+  new Map<string, ImageSize>(
+    images.map((image) => [image.image_key, { width: image.width, height: image.height }]),
+  );
+
+/**
+ * A post claims the uploads its body shows that nobody else's post has: those its author uploaded,
+ * or an admin did (a site's own pictures). Another member's upload is left as it is, so nobody can
+ * take (and later delete) an image a post of someone else is about to use.
+ */
+const claimable = (image: NamedBodyImage, post: { id: string; user_id: string }) =>
+  (image.post_id === null || image.post_id === post.id) &&
+  (image.uploader_id === post.user_id || image.uploader_is_admin === 1);
+
+/**
+ * Links a post to the uploads its body now shows, and lets go of the ones it no longer shows
+ * (swept a day later unless a post claims them again). Runs in the transaction that writes the
+ * post, so a claim never points at a post that is gone.
+ */
+export async function claimBodyImages(
+  db: Kysely<Database>,
+  post: { id: string; user_id: string },
+  shown: ReadonlySet<string>,
+  named: readonly NamedBodyImage[],
+  now: string,
+) {
+  const claimed = named
+    .filter((image) => shown.has(image.image_key) && claimable(image, post))
+    .map((image) => image.image_key);
+  if (claimed.length > 0) {
+    await db
+      .updateTable("body_images")
+      .set({ post_id: post.id, released_at: null })
+      .where("image_key", "in", claimed)
+      .where((eb) => eb.or([eb("post_id", "is", null), eb("post_id", "=", post.id)]))
+      .execute();
+  }
+  let released = db
+    .updateTable("body_images")
+    .set({ post_id: null, released_at: now })
+    .where("post_id", "=", post.id);
+  if (claimed.length > 0) released = released.where("image_key", "not in", claimed);
+  await released.execute();
+}
+
+/** The keys of a post's body images (read before it goes: its rows go with it, by cascade). */
+export async function bodyImageKeysOfPost(db: Kysely<Database>, postId: string) {
+  const rows = await db
+    .selectFrom("body_images")
+    .select("image_key")
+    .where("post_id", "=", postId)
+    .execute();
+  return rows.map((row) => row.image_key);
+}
+
+/**
+ * The keys of the body images an account's deletion lets go of: those of its posts and its own
+ * uploads no post claimed. (Its uploads that someone else's post shows stay with that post.)
+ */
+export async function bodyImageKeysOfUser(db: Kysely<Database>, userId: string) {
+  const rows = await db
+    .selectFrom("body_images")
+    .select("image_key")
+    .where((eb) =>
+      eb.or([
+        eb(
+          "post_id",
+          "in",
+          eb.selectFrom("posts").select("posts.id").where("posts.user_id", "=", userId),
+        ),
+        eb.and([eb("uploader_id", "=", userId), eb("post_id", "is", null)]),
+      ]),
+    )
+    .execute();
+  return rows.map((row) => row.image_key);
 }

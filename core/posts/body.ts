@@ -4,6 +4,7 @@ import type anchorPlugin from "markdown-it-anchor";
 import type * as xssModule from "xss";
 import { contentMessages } from "../../contract/content.js";
 import type { BodyFormat } from "../../db/schema.js";
+import { IMAGE_VARIANTS } from "../media/images.js";
 import { invalid } from "../shared/errors.js";
 import { lazyModule } from "../shared/lazy-module.js";
 
@@ -14,6 +15,14 @@ export interface RenderedBody {
   /** Plain text, at most EXCERPT_MAX characters: cards, share cards, RSS. */
   excerpt: string;
   readingMinutes: number;
+  /** The keys of the stored images the body shows (`images/<id>`), each once. */
+  imageKeys: string[];
+}
+
+/** The size of a stored image's largest variant. */
+export interface ImageSize {
+  width: number;
+  height: number;
 }
 
 export interface RenderOptions {
@@ -24,6 +33,11 @@ export interface RenderOptions {
    * site's image storage serves its files (the pages' CSP allows images from nowhere else).
    */
   imageBases: readonly string[];
+  /**
+   * The sizes of stored images the body may show, by image key: written on each as `width` and
+   * `height`, so the page keeps their place before they load.
+   */
+  imageSizes?: ReadonlyMap<string, ImageSize>;
 }
 
 export const EXCERPT_MAX = 200;
@@ -139,6 +153,8 @@ type RenderEnv = {
   prose: string[];
   /** Every word, code included, for the reading time. */
   words: number;
+  /** The stored images shown, by key. */
+  images: Set<string>;
 };
 
 const SCRIPT_SCHEMES = new Set(["javascript", "vbscript"]);
@@ -174,12 +190,44 @@ const IMAGE_KEY = /^[a-z0-9][a-z0-9/_.-]*$/i;
 /**
  * A file of this site's image storage: `/uploads/<key>`, or `<base><key>` for one of the bases
  * it serves from. An image is fetched by every reader's browser, so it may point nowhere else.
+ * Returns the base and the file's key, or undefined for any other address.
  */
-function isAllowedImage(src: string, imageBases: readonly string[]) {
-  const key = ["/uploads/", ...imageBases]
-    .filter((base) => src.startsWith(base))
-    .map((base) => src.slice(base.length))[0];
-  return key !== undefined && IMAGE_KEY.test(key) && !key.includes("..");
+function storedImageOf(src: string, imageBases: readonly string[]) {
+  const base = ["/uploads/", ...imageBases].find((prefix) => src.startsWith(prefix));
+  if (base === undefined) return undefined;
+  const key = src.slice(base.length);
+  return IMAGE_KEY.test(key) && !key.includes("..") ? { base, key } : undefined;
+}
+
+/** A variant of a stored image, `images/<id>/<variant>.webp`: the key scheme of core/media. */
+const VARIANT_FILE = new RegExp(
+  `^(images/[a-z0-9-]+)/(?:${IMAGE_VARIANTS.map(({ name }) => name).join("|")})\\.webp$`,
+);
+
+/** How wide a body image shows: the post column (860 px) or the whole width of a small screen. */
+export const BODY_IMAGE_SIZES = "(max-width: 860px) 100vw, 860px";
+
+/**
+ * What lets a browser pick the width it needs of a stored image (the widths every image is
+ * stored at, never enlarged: a small picture's are its own width) and keep its place: `srcset`,
+ * `sizes`, and `width` and `height` when its size is known.
+ */
+function responsiveAttributes(base: string, fileKey: string, options: RenderOptions) {
+  const imageKey = VARIANT_FILE.exec(fileKey)?.[1];
+  if (imageKey === undefined) return { imageKey, attributes: "" };
+  const size = options.imageSizes?.get(imageKey);
+  const largest = size?.width ?? Infinity;
+  const candidates = new Map<number, string>();
+  for (const { name, width } of IMAGE_VARIANTS) {
+    const shown = Math.min(width, largest);
+    if (!candidates.has(shown)) candidates.set(shown, `${base}${imageKey}/${name}.webp`);
+  }
+  const srcset = [...candidates].map(([width, url]) => `${url} ${String(width)}w`).join(", ");
+  const dimensions = size ? ` width="${String(size.width)}" height="${String(size.height)}"` : "";
+  return {
+    imageKey,
+    attributes: ` srcset="${escapeHtml(srcset)}" sizes="${BODY_IMAGE_SIZES}"${dimensions}`,
+  };
 }
 
 /**
@@ -389,12 +437,15 @@ function createMarkdown(hljs: Highlighter) {
     const alt = md.utils.escapeHtml(
       token?.children ? md.renderer.renderInlineAsText(token.children, md.options, env) : "",
     );
-    const { options } = ruleEnv(env);
-    if (isAllowedImage(src, options.imageBases)) {
+    const { options, images } = ruleEnv(env);
+    const stored = storedImageOf(src, options.imageBases);
+    if (stored) {
       const title = token ? attr(token, "title") : "";
+      const { imageKey, attributes } = responsiveAttributes(stored.base, stored.key, options);
+      if (imageKey !== undefined) images.add(imageKey);
       return `<img src="${md.utils.escapeHtml(src)}" alt="${alt}"${
         title ? ` title="${md.utils.escapeHtml(title)}"` : ""
-      } loading="lazy" decoding="async">`;
+      }${attributes} loading="lazy" decoding="async">`;
     }
     // An image from elsewhere would be blocked by the CSP (and tell its host who reads): a link.
     if (linkKind(src) !== "web") return alt;
@@ -433,10 +484,14 @@ const ALLOWED_TAGS: Record<string, string[]> = {
   th: ["class"],
   td: ["class"],
   a: ["href", "rel", "class", "title"],
-  img: ["src", "alt", "title", "loading", "decoding"],
+  img: ["src", "alt", "title", "srcset", "sizes", "width", "height", "loading", "decoding"],
   label: [],
   input: ["type", "class", "disabled", "checked"],
 };
+
+function isImageSource(value: string) {
+  return linkKind(value) !== "script" && /^(?:\/uploads\/|https?:\/\/)/i.test(value);
+}
 
 const CLASS_NAME =
   /^(?:hljs(?:-[a-z0-9_-]+)?|[a-z]+_|language-[a-z0-9+#_-]+|task-list-item(?:-checkbox)?|contains-task-list|align-(?:left|center|right)|header-anchor)$/;
@@ -453,7 +508,15 @@ const ATTRIBUTE_VALUES: Record<string, (value: string) => boolean> = {
   loading: (value) => value === "lazy",
   decoding: (value) => value === "async",
   href: (value) => ["web", "relative"].includes(linkKind(value)),
-  src: (value) => linkKind(value) !== "script" && /^(?:\/uploads\/|https?:\/\/)/i.test(value),
+  src: isImageSource,
+  srcset: (value) =>
+    value.split(/,\s*/).every((candidate) => {
+      const [url = "", width = "", ...rest] = candidate.split(/\s+/);
+      return rest.length === 0 && isImageSource(url) && /^\d{1,5}w$/.test(width);
+    }),
+  sizes: (value) => value === BODY_IMAGE_SIZES,
+  width: (value) => /^\d{1,5}$/.test(value),
+  height: (value) => /^\d{1,5}$/.test(value),
   alt: () => true,
   title: () => true,
 };
@@ -481,7 +544,7 @@ export function sanitize(html: string) {
 
 export function renderMarkdownBody(source: string, options: RenderOptions): RenderedBody {
   const { md } = tools();
-  const env: RenderEnv = { options, prose: [], words: 0 };
+  const env: RenderEnv = { options, prose: [], words: 0, images: new Set() };
   const tokens = md.parse(source, env);
   if (env.script) {
     throw invalid(contentMessages.descriptionScript, {
@@ -493,6 +556,7 @@ export function renderMarkdownBody(source: string, options: RenderOptions): Rend
     html,
     excerpt: excerptOf(env.prose.join("")),
     readingMinutes: minutesFor(env.words),
+    imageKeys: [...env.images],
   };
 }
 
@@ -515,5 +579,10 @@ export function excerptOf(text: string) {
 }
 
 function summarize(text: string, html: string): RenderedBody {
-  return { html, excerpt: excerptOf(text), readingMinutes: minutesFor(countWords(text)) };
+  return {
+    html,
+    excerpt: excerptOf(text),
+    readingMinutes: minutesFor(countWords(text)),
+    imageKeys: [],
+  };
 }

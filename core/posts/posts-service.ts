@@ -1,7 +1,8 @@
 import { contentMessages, PostCreateSchema, PostUpdateSchema } from "../../contract/content.js";
 import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
-import type { PostsTable } from "../../db/schema.js";
+import type { Kysely } from "kysely";
+import type { Database, PostsTable } from "../../db/schema.js";
 import { findCategoryByTitle } from "../categories/categories-service.js";
 import { presentComment } from "../comments/presenters.js";
 import { selectComments } from "../comments/queries.js";
@@ -15,7 +16,13 @@ import { validate } from "../shared/validate.js";
 import type { Actor } from "../users/policies.js";
 import { presentPublicUser } from "../users/presenters.js";
 import type { BodyFormat } from "../../db/schema.js";
-import { bodyColumns } from "./body.js";
+import { renderBody } from "./body.js";
+import {
+  bodyImageKeysOfPost,
+  bodyImagesNamedIn,
+  claimBodyImages,
+  imageSizesOf,
+} from "./body-images.js";
 import { canDeletePost, canEditPost, linksFollowed } from "./policies.js";
 import { presentPostDetail, presentPostSummary } from "./presenters.js";
 import { pageOf, POST_COLUMNS, selectPostSummaries } from "./queries.js";
@@ -200,14 +207,34 @@ async function canonicalCategory(deps: CoreDeps, title: string) {
 const imageBaseOf = (deps: CoreDeps) => deps.storage.url("x").slice(0, -1);
 
 /**
- * A body's stored rendering, made once when it is written: a Markdown body with a script in it
- * is refused here (400 naming `description`), before anything is stored.
+ * A body's stored rendering, made once when it is written, with the uploaded images it names: a
+ * Markdown body with a script in it is refused here (400 naming `description`), before anything
+ * is stored.
  */
-export const bodyFor = (deps: CoreDeps, author: Actor, description: string, format: BodyFormat) =>
-  bodyColumns(description, format, {
+export async function bodyFor(
+  deps: CoreDeps,
+  author: Actor,
+  description: string,
+  format: BodyFormat,
+) {
+  const named = format === "markdown" ? await bodyImagesNamedIn(deps.db, description) : [];
+  const rendered = renderBody(description, format, {
     followLinks: linksFollowed(author),
     imageBases: [imageBaseOf(deps)],
+    imageSizes: imageSizesOf(named),
   });
+  return {
+    columns: {
+      body_format: format,
+      html: rendered.html,
+      excerpt: rendered.excerpt,
+      reading_minutes: rendered.readingMinutes,
+    },
+    /** Links the post to the uploads its body shows, in the transaction that writes it. */
+    claimImages: (db: Kysely<Database>, post: { id: string; user_id: string }) =>
+      claimBodyImages(db, post, new Set(rendered.imageKeys), named, iso(deps.clock())),
+  };
+}
 
 export interface PostForm {
   fields: Record<string, string>;
@@ -233,7 +260,7 @@ export async function createPost(
   if (firstError !== undefined || !parsed.ok || !form.image) {
     throw invalid(firstError ?? contentMessages.imageRequired, errors);
   }
-  const body = bodyFor(deps, actor, parsed.data.description, "markdown");
+  const body = await bodyFor(deps, actor, parsed.data.description, "markdown");
   const category = await canonicalCategory(deps, parsed.data.category);
   const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal);
   const now = iso(deps.clock());
@@ -244,12 +271,17 @@ export async function createPost(
     description: parsed.data.description,
     category,
     image_key: imageKey,
-    ...body,
+    ...body.columns,
     created_at: now,
     updated_at: now,
   };
   try {
-    await changingContent(deps, () => deps.db.insertInto("posts").values(post).execute());
+    await changingContent(deps, () =>
+      deps.db.transaction().execute(async (trx) => {
+        await trx.insertInto("posts").values(post).execute();
+        await body.claimImages(trx, post);
+      }),
+    );
   } catch (error) {
     await discardImages(deps, [imageKey]);
     throw error;
@@ -257,36 +289,36 @@ export async function createPost(
   return getPost(deps, post.id);
 }
 
-export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
+export async function updatePost(deps: CoreDeps, actor: Actor, id: string, form: unknown) {
   const post = await requirePost(deps, id);
   if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
-  const input = validate(PostUpdateSchema, body);
+  const input = validate(PostUpdateSchema, form);
   // A post keeps its format: one written before Markdown stays plain text, as its author wrote it.
-  const { html, excerpt, reading_minutes } = bodyFor(
-    deps,
-    actor,
-    input.description,
-    post.body_format,
-  );
+  const rendered = await bodyFor(deps, actor, input.description, post.body_format);
   // A post may keep a category that was deleted since; a change must name one that exists.
   const category =
     input.category === post.category
       ? post.category
       : await canonicalCategory(deps, input.category);
+  const { html, excerpt, reading_minutes } = rendered.columns;
   await changingContent(deps, () =>
-    deps.db
-      .updateTable("posts")
-      .set({
-        title: input.title,
-        description: input.description,
-        html,
-        excerpt,
-        reading_minutes,
-        category,
-        updated_at: iso(deps.clock()),
-      })
-      .where("id", "=", post.id)
-      .execute(),
+    deps.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("posts")
+        .set({
+          title: input.title,
+          description: input.description,
+          html,
+          excerpt,
+          reading_minutes,
+          category,
+          updated_at: iso(deps.clock()),
+        })
+        .where("id", "=", post.id)
+        .executeTakeFirst();
+      // Deleted meanwhile: nothing to claim images for.
+      if (updated.numUpdatedRows === 1n) await rendered.claimImages(trx, post);
+    }),
   );
   return getPost(deps, post.id);
 }
@@ -323,14 +355,18 @@ export async function replacePostImage(
   return getPost(deps, post.id);
 }
 
-/** Deletes a post with its comments and likes (by cascade) and its image files. */
+/** Deletes a post with its comments, likes and body images (by cascade) and its image files. */
 export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
   const post = await requirePost(deps, id);
   if (!canDeletePost(actor, post)) throw forbidden(postMessages.deleteDenied);
-  await changingContent(deps, () =>
-    deps.db.deleteFrom("posts").where("id", "=", post.id).execute(),
+  const bodyImageKeys = await changingContent(deps, () =>
+    deps.db.transaction().execute(async (trx) => {
+      const keys = await bodyImageKeysOfPost(trx, post.id);
+      await trx.deleteFrom("posts").where("id", "=", post.id).execute();
+      return keys;
+    }),
   );
-  await discardImages(deps, [post.image_key]);
+  await discardImages(deps, [post.image_key, ...bodyImageKeys]);
   return { postId: post.id, message: postMessages.deleted };
 }
 

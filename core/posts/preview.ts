@@ -22,5 +22,6 @@ export async function previewPostBody(deps: CoreDeps, actor: Actor, input: unkno
     format = post.body_format;
   }
   if (description.trim() === "") return { html: "" };
-  return { html: bodyFor(deps, actor, description, format).html };
+  const { columns } = await bodyFor(deps, actor, description, format);
+  return { html: columns.html };
 }

@@ -14,6 +14,7 @@ import {
 } from "../auth/auth-service.js";
 import type { CoreDeps } from "../deps.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
+import { bodyImageKeysOfUser } from "../posts/body-images.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
 import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
@@ -252,8 +253,15 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
         .select("image_key")
         .where("user_id", "=", user.id)
         .execute();
+      const bodyImageKeys = await bodyImageKeysOfUser(trx, user.id);
+      // Its uploads that no post claimed have no post to go with: their rows go here.
+      await trx
+        .deleteFrom("body_images")
+        .where("uploader_id", "=", user.id)
+        .where("post_id", "is", null)
+        .execute();
       await trx.deleteFrom("users").where("id", "=", user.id).execute();
-      return [user.photo_key, ...posts.map((post) => post.image_key)];
+      return [user.photo_key, ...posts.map((post) => post.image_key), ...bodyImageKeys];
     }),
   );
   await discardImages(deps, imageKeys);

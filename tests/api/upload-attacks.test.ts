@@ -72,7 +72,13 @@ interface UploadRoute {
   state(): Promise<unknown>;
   /** The served URL of the image a successful upload stored. */
   storedUrl(reply: Reply): string;
+  /** Whether a refusal names the form field (`errors.image`) beside its message. */
+  namesField?: boolean;
 }
+
+/** The body of a refusal with `message` on this route. */
+const refusal = (route: UploadRoute, message: string) =>
+  route.namesField ? { message, errors: { image: message } } : { message };
 
 const raw =
   (method: "POST" | "PUT", url: string, fields: Record<string, string>) =>
@@ -122,6 +128,21 @@ const ROUTES: UploadRoute[] = [
         .executeTakeFirstOrThrow(),
     storedUrl: (reply) => (reply.body as { profilePhoto: { url: string } }).profilePhoto.url,
   },
+  {
+    name: "POST /api/posts/images",
+    send: (file) => raw("POST", "/api/posts/images", {})(file),
+    state: async () =>
+      Number(
+        (
+          await server.app.deps.db
+            .selectFrom("body_images")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    storedUrl: (reply) => (reply.body as { url: string }).url,
+    namesField: true,
+  },
 ];
 
 /** Sends an upload that must be refused, and checks that it left no row and no file. */
@@ -130,7 +151,9 @@ async function expectRefused(route: UploadRoute, file: UploadFile, status: numbe
   const state = await route.state();
   const reply = await route.send(file);
   expect(reply.status, reply.text).toBe(status);
-  expect(reply.body).toEqual({ message: expect.any(String) as unknown });
+  const { message } = reply.body as { message: unknown };
+  expect(typeof message).toBe("string");
+  expect(reply.body).toEqual(refusal(route, String(message)));
   expect(await uploadedFiles(server)).toEqual(files);
   expect(await route.state()).toEqual(state);
   return reply;
@@ -171,7 +194,7 @@ describe.each(ROUTES)("$name refuses", (route) => {
     { kind: "an SVG named logo.png", bytes: SVG, filename: "logo.png", type: "image/png" },
   ])("$kind with 415", async ({ bytes, filename, type }) => {
     const reply = await expectRefused(route, { bytes, filename, contentType: type }, 415);
-    expect(reply.body).toEqual({ message: "Unsupported File Format" });
+    expect(reply.body).toEqual(refusal(route, "Unsupported File Format"));
   });
 
   it.each([
@@ -188,7 +211,7 @@ describe.each(ROUTES)("$name refuses", (route) => {
     const state = await route.state();
     const reply = await route.send({ bytes, filename: "bomb.png", contentType: type });
     expect(reply.status, reply.text).toBe(400);
-    expect(reply.body).toEqual({ message: "Image dimensions are too large" });
+    expect(reply.body).toEqual(refusal(route, "Image dimensions are too large"));
     // Decoding them would take seconds and hundreds of megabytes at least; the header is enough.
     expect(performance.now() - started).toBeLessThan(1500);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
