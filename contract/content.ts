@@ -99,13 +99,3 @@ export function imageFileError(file: { name: string; size: number } | undefined,
   if (!IMAGE_NAME.test(file.name)) return m.imageUnsupported;
   return undefined;
 }
-
-/**
- * The editor's preview of a body: the text as typed (blank previews as nothing) and, when editing,
- * the post, whose format decides how it renders.
- */
-export const PostPreviewSchema = z.object({
-  description: z.string().max(POST_DESCRIPTION_MAX, m.descriptionTooLong).default(""),
-  postId: z.string().max(100).optional(),
-});
-export type PostPreviewInput = z.infer<typeof PostPreviewSchema>;

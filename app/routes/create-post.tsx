@@ -13,11 +13,7 @@ import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
-import postBodyStyles from "../features/posts/post-body.css?url";
 import type { Route } from "./+types/create-post";
-
-// The editor's preview shows the body as the post page does.
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: postBodyStyles }];
 
 /** SPEC.md 4: the created flag clears after 2 seconds and the author goes home. */
 const CREATED_MS = 2000;

@@ -143,7 +143,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         fetchPriority="high"
       />
       {editable ? (
-        <OwnerTools postId={post._id} post={editable} categories={categories} result={result} />
+        <OwnerTools post={editable} categories={categories} result={result} />
       ) : canDelete ? (
         <div className="owner-tools">
           <ConfirmDelete

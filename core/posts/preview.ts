@@ -1,4 +1,4 @@
-import { PostPreviewSchema } from "../../contract/content.js";
+import { PostPreviewSchema } from "../../contract/post-preview.js";
 import type { CoreDeps } from "../deps.js";
 import { forbidden, notFound } from "../shared/errors.js";
 import { validate } from "../shared/validate.js";

@@ -14,6 +14,8 @@ import { BODY_IMAGE_MAX_BYTES, POST_DESCRIPTION_MAX } from "../../../contract/li
 import { dropDraft, keepDraft, draftKey, readDraft } from "./draft-store.js";
 import { imageMarkdown, markEdit, type Edit, type Mark } from "./markdown-marks.js";
 import { uploadImage } from "./upload-image.js";
+// The preview looks as the post page will: its body styles come with the editor.
+import "../posts/post-body.css";
 import "./body-editor.css";
 
 /** Where the editor asks for a preview and sends images (the site's routes, with its session). */

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, useNavigation, useParams } from "react-router";
 import {
   CommentCreateSchema,
   CommentUpdateSchema,
@@ -17,6 +17,7 @@ import {
   TwitterIcon,
 } from "../../ui/icons.js";
 import { Modal } from "../../ui/modal.js";
+import type { BodyEditorProps } from "../forms/body-editor.js";
 import { Field, SelectField, TextAreaField } from "../forms/field.js";
 import { ImageUploadForm } from "../forms/image-upload-form.js";
 import { FormAlert } from "../forms/form-alert.js";
@@ -147,6 +148,14 @@ const BodyEditor = lazy(async () => ({
   default: (await import("../forms/body-editor.js")).BodyEditor,
 }));
 
+function LazyBodyEditor(props: BodyEditorProps) {
+  return (
+    <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+      <BodyEditor {...props} />
+    </Suspense>
+  );
+}
+
 const CommentTextSchema = CommentCreateSchema.pick({ text: true });
 
 export function CommentForm({ result }: { result: Result }) {
@@ -229,12 +238,13 @@ export function CommentTools(props: { commentId: string; text: string; result: R
 }
 
 export function OwnerTools(props: {
-  postId: string;
   post: { title: string; category: string; description: string };
   categories: { _id: string; title: string }[];
   result: Result;
 }) {
   const [editing, setEditing] = useState(false);
+  // The post page's own id: the editor keeps this post's draft apart and previews in its format.
+  const { id: postId } = useParams();
   const close = () => {
     setEditing(false);
   };
@@ -287,18 +297,16 @@ export function OwnerTools(props: {
               </option>
             ))}
           </SelectField>
-          <Suspense fallback={<p className="muted">Loading the editor…</p>}>
-            <BodyEditor
-              label="Description"
-              name="description"
-              id="field-edit-description"
-              rows={8}
-              defaultValue={props.post.description}
-              error={errors.description}
-              postId={props.postId}
-              saved={props.result?.ok === true && props.result.intent === "edit-post"}
-            />
-          </Suspense>
+          <LazyBodyEditor
+            label="Description"
+            name="description"
+            id="field-edit-description"
+            rows={8}
+            defaultValue={props.post.description}
+            error={errors.description}
+            postId={postId}
+            saved={props.result?.ok === true && props.result.intent === "edit-post"}
+          />
           <button type="submit" className="button">
             Update Post
           </button>
