@@ -450,3 +450,35 @@ describe("the image route", () => {
     expect([image.width, image.height]).toEqual([90, 40]);
   });
 });
+
+describe("the preview's allowance", () => {
+  it("is 60 previews in 5 minutes per address, its own: edits are not spent on it", async () => {
+    const limited = await startTestServer({ RATE_LIMITS: "on" });
+    try {
+      const limitedApi = client(limited.url);
+      const admin = await signInAdmin(limited, limitedApi);
+      await addCategory(limitedApi, admin, "Travel");
+      const writer = await buildUser(limited, limitedApi);
+      const own = await addPost(limitedApi, writer, { category: "Travel" });
+      const send = () => postForm(limited, "/posts/preview", "description=**hi**", as(writer));
+      for (let i = 0; i < 60; i += 1) expect((await send()).status).toBe(200);
+      const refused = await send();
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toEqual({
+        message: "Too many requests, please try again in 5 minutes",
+      });
+      const edit = await postForm(
+        limited,
+        `/posts/details/${own._id}`,
+        "intent=edit-post&title=Still%20editable&category=Travel&description=Edited",
+        as(writer),
+      );
+      expect(edit.status).toBe(200);
+      expect((await limitedApi.get<PostDetail>(`/api/posts/${own._id}`)).body.title).toBe(
+        "Still editable",
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+});
