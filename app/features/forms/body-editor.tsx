@@ -13,6 +13,7 @@ import { imageFileError } from "../../../contract/content.js";
 import { BODY_IMAGE_MAX_BYTES, POST_DESCRIPTION_MAX } from "../../../contract/limits.js";
 import { dropDraft, keepDraft, draftKey, readDraft } from "./draft-store.js";
 import { imageMarkdown, markEdit, type Edit, type Mark } from "./markdown-marks.js";
+import { ImageIcon } from "../../ui/icons.js";
 import { uploadImage } from "./upload-image.js";
 // The preview looks as the post page will: its body styles come with the editor.
 import "../posts/post-body.css";
@@ -32,14 +33,41 @@ interface Tool {
   key?: string;
 }
 
+/** A toolbar glyph drawn as the site's icons are (app/ui/icons.tsx): strokes in currentColor. */
+const glyph = (path: string) => (
+  <svg
+    viewBox="0 0 24 24"
+    width="1em"
+    height="1em"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d={path} />
+  </svg>
+);
+
 const TOOLS: Tool[] = [
   { mark: "bold", label: "Bold", glyph: <b>B</b>, key: "b" },
   { mark: "italic", label: "Italic", glyph: <i>I</i>, key: "i" },
-  { mark: "heading", label: "Heading", glyph: "H" },
-  { mark: "link", label: "Link", glyph: "🔗", key: "k" },
-  { mark: "quote", label: "Quote", glyph: "❝" },
-  { mark: "code", label: "Code", glyph: "</>" },
-  { mark: "list", label: "List", glyph: "•≡" },
+  { mark: "heading", label: "Heading", glyph: <b>H</b> },
+  {
+    mark: "link",
+    label: "Link",
+    glyph: glyph(
+      "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1",
+    ),
+    key: "k",
+  },
+  { mark: "quote", label: "Quote", glyph: glyph("M4 6h16M8 12h12M8 18h12M4 11v8") },
+  { mark: "code", label: "Code", glyph: glyph("m8 7-5 5 5 5M16 7l5 5-5 5") },
+  {
+    mark: "list",
+    label: "List",
+    glyph: glyph("M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01"),
+  },
 ];
 
 const SHORTCUTS = new Map(TOOLS.flatMap((tool) => (tool.key ? [[tool.key, tool.mark]] : [])));
@@ -410,7 +438,7 @@ export function BodyEditor(props: BodyEditorProps) {
             }}
             onClick={() => fileInput.current?.click()}
           >
-            <span aria-hidden="true">🖼</span>
+            <ImageIcon />
           </button>
           <input
             ref={fileInput}
