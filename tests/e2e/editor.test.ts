@@ -34,7 +34,10 @@ interface TextArea {
   dispatchEvent(event: unknown): boolean;
 }
 interface BrowserGlobals {
-  DataTransfer: new () => { items: { add(file: unknown): void } };
+  DataTransfer: new () => {
+    items: { add(file: unknown): void };
+    setData(type: string, data: string): void;
+  };
   File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
   ClipboardEvent: new (type: string, init: Record<string, unknown>) => unknown;
   DragEvent: new (type: string, init: Record<string, unknown>) => unknown;
@@ -312,11 +315,17 @@ interface DroppedFile {
 }
 
 /** Pastes (or drops) files into the body as the clipboard (or a drag) would hand them over. */
-async function paste(site: Watched, files: DroppedFile[], how: "paste" | "drop" = "paste") {
+async function paste(
+  site: Watched,
+  files: DroppedFile[],
+  how: "paste" | "drop" = "paste",
+  text?: string,
+) {
   await body(site.page).evaluate(
-    (element: unknown, { list, kind }) => {
+    (element: unknown, { list, kind, words }) => {
       const dom = globalThis as unknown as BrowserGlobals;
       const transfer = new dom.DataTransfer();
+      if (words !== undefined) transfer.setData("text/plain", words);
       for (const file of list) {
         transfer.items.add(
           new dom.File([new Uint8Array(file.bytes)], file.name, { type: file.type }),
@@ -329,7 +338,7 @@ async function paste(site: Watched, files: DroppedFile[], how: "paste" | "drop" 
           : new dom.DragEvent("drop", { ...init, dataTransfer: transfer }),
       );
     },
-    { list: files, kind: how },
+    { list: files, kind: how, words: text },
   );
 }
 
@@ -415,6 +424,9 @@ describe("images in the text", () => {
   it("shows a refusal by the field and puts nothing in", async () => {
     const site = await openEditor();
     const { page } = site;
+    // Text with a picture of itself (as office suites copy it): the text is pasted, not the picture.
+    await paste(site, [await png()], "paste", "Copied words");
+    expect(await page.getByRole("progressbar").count()).toBe(0);
     // Refused in the browser: not an image at all.
     await paste(site, [{ name: "notes.txt", type: "text/plain", bytes: [104, 105] }]);
     await shows(page.getByText("Unsupported File Format", { exact: true }));

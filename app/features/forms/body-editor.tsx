@@ -112,8 +112,8 @@ function titleInput(textarea: HTMLTextAreaElement | null) {
 const hasFiles = (transfer: DataTransfer | null) =>
   transfer !== null && [...transfer.types].includes("Files");
 
-const imagesOf = (files: FileList | null | undefined) =>
-  [...(files ?? [])].filter((file) => file.type.startsWith("image/") || file.name !== "");
+/** The files handed over; each is checked as an image before it is sent. */
+const filesOf = (files: FileList | null | undefined) => [...(files ?? [])];
 
 export interface BodyEditorProps {
   label: string;
@@ -299,7 +299,9 @@ export function BodyEditor(props: BodyEditorProps) {
   };
 
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
-    const files = imagesOf(event.clipboardData.files);
+    // Text copied from an office suite comes with a picture of itself: the text is what is meant.
+    if (event.clipboardData.types.includes("text/plain")) return;
+    const files = filesOf(event.clipboardData.files);
     if (files.length === 0) return;
     event.preventDefault();
     upload(files);
@@ -310,7 +312,7 @@ export function BodyEditor(props: BodyEditorProps) {
   };
 
   const onDrop = (event: DragEvent<HTMLTextAreaElement>) => {
-    const files = imagesOf(event.dataTransfer.files);
+    const files = filesOf(event.dataTransfer.files);
     if (files.length === 0) return;
     event.preventDefault();
     upload(files);
@@ -447,7 +449,7 @@ export function BodyEditor(props: BodyEditorProps) {
             multiple
             accept=".jpg,.jpeg,.png,.gif,.jfif,image/jpeg,image/png,image/gif"
             onChange={(event) => {
-              const files = imagesOf(event.currentTarget.files);
+              const files = filesOf(event.currentTarget.files);
               event.currentTarget.value = "";
               upload(files);
             }}
