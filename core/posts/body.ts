@@ -53,16 +53,17 @@ export function renderBody(
   return format === "plain" ? renderPlainBody(source) : renderMarkdownBody(source, options);
 }
 
+/** The posts-table columns of a rendered body: its format and its stored rendering. */
+export const columnsOf = (rendered: RenderedBody, format: BodyFormat) => ({
+  body_format: format,
+  html: rendered.html,
+  excerpt: rendered.excerpt,
+  reading_minutes: rendered.readingMinutes,
+});
+
 /** The posts-table columns of a body: its format and its stored rendering. */
-export function bodyColumns(source: string, format: BodyFormat, options: RenderOptions) {
-  const rendered = renderBody(source, format, options);
-  return {
-    body_format: format,
-    html: rendered.html,
-    excerpt: rendered.excerpt,
-    reading_minutes: rendered.readingMinutes,
-  };
-}
+export const bodyColumns = (source: string, format: BodyFormat, options: RenderOptions) =>
+  columnsOf(renderBody(source, format, options), format);
 
 // --- Plain text: the posts written before Markdown ---------------------------------------------
 

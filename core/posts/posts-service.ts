@@ -2,7 +2,7 @@ import { contentMessages, PostCreateSchema, PostUpdateSchema } from "../../contr
 import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import type { Kysely } from "kysely";
-import type { Database, PostsTable } from "../../db/schema.js";
+import type { BodyFormat, Database, PostsTable } from "../../db/schema.js";
 import { findCategoryByTitle } from "../categories/categories-service.js";
 import { presentComment } from "../comments/presenters.js";
 import { selectComments } from "../comments/queries.js";
@@ -15,8 +15,7 @@ import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import type { Actor } from "../users/policies.js";
 import { presentPublicUser } from "../users/presenters.js";
-import type { BodyFormat } from "../../db/schema.js";
-import { renderBody } from "./body.js";
+import { columnsOf, renderBody } from "./body.js";
 import {
   bodyImageKeysOfPost,
   bodyImagesNamedIn,
@@ -224,12 +223,7 @@ export async function bodyFor(
     imageSizes: imageSizesOf(named),
   });
   return {
-    columns: {
-      body_format: format,
-      html: rendered.html,
-      excerpt: rendered.excerpt,
-      reading_minutes: rendered.readingMinutes,
-    },
+    columns: columnsOf(rendered, format),
     /** Links the post to the uploads its body shows, in the transaction that writes it. */
     claimImages: (db: Kysely<Database>, post: { id: string; user_id: string }) =>
       claimBodyImages(db, post, new Set(rendered.imageKeys), named, iso(deps.clock())),
