@@ -4,6 +4,8 @@ export default [
   index("routes/home.tsx"),
   route("posts", "routes/posts.tsx"),
   route("posts/create-post", "routes/create-post.tsx"),
+  route("posts/preview", "routes/post-preview.tsx"),
+  route("posts/images", "routes/post-images.tsx"),
   route("posts/details/:id", "routes/post-details.tsx"),
   route("posts/categories/:category", "routes/category.tsx"),
   route("profile/:id", "routes/profile.tsx"),

@@ -7,7 +7,8 @@ import { listCategories } from "../../core/categories/categories-service.js";
 import { createPost } from "../../core/posts/posts-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, imageForm, limited } from "../features/forms/action.server.js";
-import { Field, SelectField, TextAreaField } from "../features/forms/field.js";
+import { BodyEditor } from "../features/forms/body-editor.js";
+import { Field, SelectField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { PublishControls } from "../features/posts/publish-controls.js";
@@ -108,11 +109,13 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
             </option>
           ))}
         </SelectField>
-        <TextAreaField
+        <BodyEditor
           label="Post Description"
           name="description"
+          id="field-description"
           rows={8}
           error={errors.description}
+          saved={result?.ok === true}
         />
         <ImageInput label="Post Image" error={errors.image} />
         <FormAlert result={result} />

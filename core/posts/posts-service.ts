@@ -250,7 +250,12 @@ const imageBaseOf = (deps: CoreDeps) => deps.storage.url("x").slice(0, -1);
  * Markdown body with a script in it is refused here (400 naming `description`), before anything
  * is stored.
  */
-async function bodyFor(deps: CoreDeps, author: Actor, description: string, format: BodyFormat) {
+export async function bodyFor(
+  deps: CoreDeps,
+  author: Actor,
+  description: string,
+  format: BodyFormat,
+) {
   const named = format === "markdown" ? await bodyImagesNamedIn(deps.db, description) : [];
   const rendered = renderBody(description, format, {
     followLinks: linksFollowed(author),

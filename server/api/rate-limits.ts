@@ -29,6 +29,8 @@ export const limits = {
   like: perAddress("like", 120, 5),
   // Every edit renders the post's Markdown again (up to ~20 ms of CPU for the longest body).
   postEdit: perAddress("post-edit", 30, 5),
+  // The editor's preview renders like an edit but stores nothing; a writer may look often.
+  preview: perAddress("preview", 60, 5),
   // A profile update may hash a password twice (check the current one, store a new one), and an
   // "e-mail already in use" answer tells whether an address has an account.
   profile: perAddress("profile", 20, 15),

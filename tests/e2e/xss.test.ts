@@ -270,6 +270,27 @@ describe.each([
     expectNoProblems(site);
     await site.context.close();
   });
+
+  it("stays text in the editor's preview, and a script is refused there too", async () => {
+    const site = await open(bypassCSP, member.token);
+    const { page } = site;
+    await page.goto("/posts/create-post");
+    const preview = page.getByRole("tabpanel", { name: "Preview" });
+    await page.getByLabel("Post Description").fill(PAYLOADS.description);
+    await page.getByRole("tab", { name: "Preview" }).click();
+    await shows(preview.getByText(QUOTED, { exact: false }));
+    await shows(preview.getByText('"><img src=x>', { exact: false }));
+    await expectInert(site, "the editor's preview");
+    for (const body of SCRIPT_BODIES) {
+      await page.getByRole("tab", { name: "Write" }).click();
+      await page.getByLabel("Post Description").fill(body);
+      await page.getByRole("tab", { name: "Preview" }).click();
+      await shows(preview.getByText(SCRIPT_MESSAGE));
+      await expectInert(site, `the preview of ${body}`);
+    }
+    expectNoProblems(site);
+    await site.context.close();
+  });
 });
 
 describe("a script in a Markdown body", () => {

@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Form, useNavigation, useParams } from "react-router";
 import {
   CommentCreateSchema,
   CommentUpdateSchema,
@@ -17,6 +17,7 @@ import {
   TwitterIcon,
 } from "../../ui/icons.js";
 import { Modal } from "../../ui/modal.js";
+import type { BodyEditorProps } from "../forms/body-editor.js";
 import { Field, SelectField, TextAreaField } from "../forms/field.js";
 import { ImageUploadForm } from "../forms/image-upload-form.js";
 import { FormAlert } from "../forms/form-alert.js";
@@ -144,6 +145,19 @@ export function ShareMenu({ url, title }: { url: string; title: string }) {
   );
 }
 
+// Loaded when its author opens the edit form: readers of the post never download the editor.
+const BodyEditor = lazy(async () => ({
+  default: (await import("../forms/body-editor.js")).BodyEditor,
+}));
+
+function LazyBodyEditor(props: BodyEditorProps) {
+  return (
+    <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+      <BodyEditor {...props} />
+    </Suspense>
+  );
+}
+
 const CommentTextSchema = CommentCreateSchema.pick({ text: true });
 
 export function CommentForm({ result }: { result: Result }) {
@@ -237,6 +251,8 @@ export function OwnerTools(props: {
   result: Result;
 }) {
   const [editing, setEditing] = useState(false);
+  // The post page's own id: the editor keeps this post's draft apart and previews in its format.
+  const { id: postId } = useParams();
   const close = () => {
     setEditing(false);
   };
@@ -297,13 +313,15 @@ export function OwnerTools(props: {
               </option>
             ))}
           </SelectField>
-          <TextAreaField
+          <LazyBodyEditor
             label="Description"
             name="description"
             id="field-edit-description"
             rows={8}
             defaultValue={props.post.description}
             error={errors.description}
+            postId={postId}
+            saved={props.result?.ok === true && props.result.intent === "edit-post"}
           />
           {props.post.status === "published" ? (
             <button type="submit" className="button">

@@ -1,0 +1,56 @@
+/**
+ * Unsaved writing kept in the browser (localStorage) while it is typed, so a closed tab, a crash
+ * or a dropped network loses nothing; one draft per form: a new post, or the edit of one post.
+ */
+export interface KeptDraft {
+  title: string;
+  description: string;
+  /** When it was last kept (ISO time). */
+  savedAt: string;
+}
+
+const PREFIX = "blog:draft:";
+
+/** The key of a form's draft: `create`, or `edit:<post id>`. */
+export const draftKey = (postId: string | undefined) =>
+  `${PREFIX}${postId === undefined ? "create" : `edit:${postId}`}`;
+
+/** Storage may be missing or refused (private windows, a full quota): writing then just goes on. */
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readDraft(key: string): KeptDraft | undefined {
+  try {
+    const raw = storage()?.getItem(key);
+    if (!raw) return undefined;
+    const parsed = JSON.parse(raw) as Partial<KeptDraft>;
+    return typeof parsed.description === "string" &&
+      typeof parsed.title === "string" &&
+      typeof parsed.savedAt === "string"
+      ? { title: parsed.title, description: parsed.description, savedAt: parsed.savedAt }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function keepDraft(key: string, draft: Omit<KeptDraft, "savedAt">) {
+  try {
+    storage()?.setItem(key, JSON.stringify({ ...draft, savedAt: new Date().toISOString() }));
+  } catch {
+    // Over quota or refused: the text is still in the form.
+  }
+}
+
+export function dropDraft(key: string) {
+  try {
+    storage()?.removeItem(key);
+  } catch {
+    // Nothing kept, nothing to drop.
+  }
+}
