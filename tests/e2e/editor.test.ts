@@ -232,7 +232,7 @@ describe("the editor", () => {
     await body(page).fill("Written twice, kept once");
     await fillForm(page, "Kept then published");
     expect(await readLocalStorage(page, CREATE_DRAFT)).toContain("Kept then published");
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
     await shows(page.getByRole("status").getByText("Post created successfully"));
     expect(await readLocalStorage(page, CREATE_DRAFT)).toBeNull();
     expectNoProblems(site);
@@ -281,13 +281,13 @@ describe("the editor", () => {
     const site = await openEditor();
     const { page } = site;
     await page.getByRole("tab", { name: "Preview" }).click();
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
     // A refused form brings the text back into view, its message under it.
     await shows(page.getByText("Post description is required", { exact: true }));
     expect(await body(page).isVisible()).toBe(true);
     await body(page).fill("a".repeat(20_003));
     await shows(page.getByText("20,003 / 20,000 characters (3 too many)"));
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
     await shows(page.getByText("Description must be at most 20000 characters long"));
     await site.context.close();
   });
@@ -299,7 +299,7 @@ describe("the editor", () => {
     expect(await page.getByRole("toolbar").count()).toBe(0);
     await body(page).fill("No scripts, **still** Markdown.");
     await fillForm(page, "Posted without scripts");
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
     await shows(page.getByText("Post created successfully"));
     const posts = (await api.get<PostDetail[]>("/api/posts")).body;
     const created = posts.find((item) => item.title === "Posted without scripts");

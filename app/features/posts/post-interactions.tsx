@@ -151,8 +151,23 @@ const BodyEditor = lazy(async () => ({
 }));
 
 function LazyBodyEditor(props: BodyEditorProps) {
+  // Until the editor arrives the form still holds the body, read-only, so a quick submit keeps it.
+  const fallback = (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <textarea
+        id={props.id}
+        name={props.name}
+        rows={props.rows}
+        defaultValue={props.defaultValue}
+        readOnly
+        aria-busy="true"
+      />
+      <p className="muted">Loading the editor…</p>
+    </div>
+  );
   return (
-    <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+    <Suspense fallback={fallback}>
       <BodyEditor {...props} />
     </Suspense>
   );
