@@ -93,7 +93,7 @@ export class PageCache {
   encode(key: string, entry: CachedPage, encoding: Encoding): Buffer {
     const known = entry.encoded.get(encoding);
     if (known) return known;
-    const encoded =
+    const encoded = exactCopy(
       encoding === "br"
         ? zlib.brotliCompressSync(entry.body, {
             params: {
@@ -101,7 +101,8 @@ export class PageCache {
               [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length,
             },
           })
-        : zlib.gzipSync(entry.body, { level: 6 });
+        : zlib.gzipSync(entry.body, { level: 6 }),
+    );
     // Kept with the entry for whoever else holds it; only an entry in the cache counts in its budget.
     entry.encoded.set(encoding, encoded);
     if (this.entries.get(key) === entry) this.bytes += encoded.length;
@@ -116,6 +117,19 @@ export class PageCache {
     this.entries.delete(key);
     this.bytes -= sizeOf(key, entry);
   }
+}
+
+/**
+ * `buffer` on memory of its own, exactly its size. zlib's one-shot calls answer with a view of the
+ * output chunk they wrote into (16 KB up to Node 22, 64 KB from Node 24), so a page compressed to
+ * 10 KB and kept as it came would hold the whole chunk, and the cache would count a sixth of what
+ * it keeps (docs/decisions/009-node-runtimes.md).
+ */
+export function exactCopy(buffer: Buffer): Buffer {
+  if (buffer.byteOffset === 0 && buffer.length === buffer.buffer.byteLength) return buffer;
+  const copy = Buffer.allocUnsafeSlow(buffer.length);
+  buffer.copy(copy);
+  return copy;
 }
 
 function sizeOf(key: string, entry: CachedPage) {

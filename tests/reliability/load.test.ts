@@ -29,13 +29,6 @@ afterAll(async () => {
   await cleanUp?.();
 });
 
-/**
- * On Node 24 the process keeps native memory (outside V8's heap) for minutes after a load, so it
- * misses the return target now and then (docs/decisions/009-node-runtimes.md); that is open work
- * (issue 15), measured by `npm run load` and `npm run bench`. Everything else here still holds.
- */
-const MEMORY_RETURN_KNOWN_OPEN = Number(process.versions.node.split(".")[0]) >= 24;
-
 describe("a mixed read/write load", () => {
   it("gets no 5xx, leaves no upload without its row, and gives its memory back", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "blog-load-test-"));
@@ -81,12 +74,6 @@ describe("a mixed read/write load", () => {
       ok("GET / (anonymous)", "200");
       ok("GET post page (signed in)", "200");
     }
-    if (MEMORY_RETURN_KNOWN_OPEN) {
-      process.stdout.write(
-        `load: memory not held to its return target on Node ${process.versions.node} (issue 15)\n`,
-      );
-    } else {
-      expect(report.memoryMb.settled).toBeLessThanOrEqual(settledTarget(report.memoryMb.idle));
-    }
+    expect(report.memoryMb.settled).toBeLessThanOrEqual(settledTarget(report.memoryMb.idle));
   }, 300_000);
 });

@@ -77,3 +77,17 @@ describe("PageCache: answers being made", () => {
     done();
   });
 });
+
+describe("PageCache: what an entry holds", () => {
+  it("keeps each compressed form on memory of its own, the size it counts", () => {
+    const cache = cacheOf();
+    const page = pageOf("v1", "<p>A paragraph of a page.</p>".repeat(2_000));
+    cache.set("/", page);
+    for (const encoding of ["br", "gzip"] as const) {
+      const encoded = cache.encode("/", page, encoding);
+      expect(encoded.length).toBeLessThan(page.body.length / 10);
+      // Not a view of the larger chunk zlib wrote into (16 KiB, or a 64 KiB pool block on Node 24).
+      expect(encoded.buffer.byteLength, encoding).toBe(encoded.length);
+    }
+  });
+});
