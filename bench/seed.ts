@@ -290,6 +290,7 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
             id: crypto.randomUUID(),
             post_id: post.id,
             user_id: rnd.pick(users).id,
+            parent_id: null,
             text: rnd.sentence(),
             created_at: created,
             updated_at: created,

@@ -17,6 +17,7 @@ import { lookupIndexes } from "./migrations/002-lookup-indexes.js";
 import { verifiedAddresses } from "./migrations/003-verified-addresses.js";
 import { postBodies } from "./migrations/004-post-bodies.js";
 import { bodyImages } from "./migrations/006-body-images.js";
+import { conversations } from "./migrations/007-conversations.js";
 import type { Database } from "./schema.js";
 import { SQLite } from "./sqlite-driver.js";
 import { StripNulPlugin } from "./strip-nul.js";
@@ -59,6 +60,7 @@ const migrations: MigrationProvider = {
       "003-verified-addresses": verifiedAddresses,
       "004-post-bodies": postBodies,
       "006-body-images": bodyImages,
+      "007-conversations": conversations,
     }),
 };
 

@@ -92,6 +92,11 @@ export interface CommentsTable {
   id: string;
   post_id: string;
   user_id: string;
+  /**
+   * The thread a reply belongs to: its top-level comment's id (null for a top-level comment). It
+   * may name a comment deleted since, whose replies stay (decision 012).
+   */
+  parent_id: string | null;
   text: string;
   created_at: string;
   updated_at: string;

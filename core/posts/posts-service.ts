@@ -140,25 +140,11 @@ async function requirePost(deps: CoreDeps, id: string) {
   return post;
 }
 
-/** One post with its likers (public users) and its comments, oldest first, each with its author. */
-/** One page of a post's comments, oldest first; pages count from 1, the last by default. */
-export interface CommentsPage {
-  page?: number;
-  perPage: number;
-}
-
-/** Where a post's comments are paged: the page shown and how many pages there are. */
-export function commentsPageOf(commentsCount: number, request: CommentsPage) {
-  const pages = Math.max(1, Math.ceil(commentsCount / request.perPage));
-  const page = Math.min(request.page ?? pages, pages);
-  return { page, pages, offset: (page - 1) * request.perPage };
-}
-
 /**
- * A post with its likers and comments: all of them (the API's shape), or one page of comments, so
- * a post with thousands of comments costs a page what a post with a few does.
+ * A post with its likers and all its comments, oldest first (the API's shape); the post page asks
+ * for none and reads a page of comment threads instead (core/comments/threads.ts).
  */
-export async function getPost(deps: CoreDeps, id: string, commentsPage?: CommentsPage) {
+export async function getPost(deps: CoreDeps, id: string, withComments = true) {
   const row = isId(id)
     ? await selectPostSummaries(deps.db)
         .select("posts.html")
@@ -166,13 +152,6 @@ export async function getPost(deps: CoreDeps, id: string, commentsPage?: Comment
         .executeTakeFirst()
     : undefined;
   if (!row) throw notFound(postMessages.notFound);
-  const paging = commentsPage
-    ? commentsPageOf(Number(row.comments_count ?? 0), commentsPage)
-    : undefined;
-  const commentsQuery = selectComments(deps.db)
-    .where("comments.post_id", "=", id)
-    .orderBy("comments.created_at")
-    .orderBy("comments.id");
   const [likers, comments] = await Promise.all([
     deps.db
       .selectFrom("likes")
@@ -181,9 +160,13 @@ export async function getPost(deps: CoreDeps, id: string, commentsPage?: Comment
       .where("likes.post_id", "=", id)
       .orderBy("likes.created_at")
       .execute(),
-    paging && commentsPage
-      ? commentsQuery.limit(commentsPage.perPage).offset(paging.offset).execute()
-      : commentsQuery.execute(),
+    withComments
+      ? selectComments(deps.db)
+          .where("comments.post_id", "=", id)
+          .orderBy("comments.created_at")
+          .orderBy("comments.id")
+          .execute()
+      : [],
   ]);
   return presentPostDetail(
     deps,

@@ -17,6 +17,7 @@ import { attempt, fail, failure, imageForm, limited } from "../forms/action.serv
 export type PostIntent =
   | "like"
   | "comment"
+  | "reply"
   | "edit-comment"
   | "delete-comment"
   | "edit-post"
@@ -33,6 +34,7 @@ const NOTICES: Partial<Record<PostIntent, string>> = {
 const LIMITS: Record<PostIntent, LimitName | undefined> = {
   like: "like",
   comment: "comment",
+  reply: "comment",
   "edit-comment": "comment",
   "delete-comment": undefined,
   "edit-post": "postEdit",
@@ -63,6 +65,9 @@ export async function postAction(request: Request, context: AppLoadContext, post
       case "comment":
         await createComment(deps, actor, { text: fields.text, postId });
         return { message: "Comment added" };
+      case "reply":
+        await createComment(deps, actor, { text: fields.text, postId, parentId: fields.parentId });
+        return { message: "Reply added" };
       case "edit-comment":
         return updateComment(deps, actor, fields.commentId ?? "", { text: fields.text });
       case "delete-comment":

@@ -1,0 +1,100 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+} from "./browser.js";
+
+/** Conversations and moderation (DESIGN.md 9), as members and an admin go through them. */
+let server: TestServer;
+let browser: Browser;
+let api: Client;
+let admin: TestUser;
+let writer: TestUser;
+let reader: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = client(server.url);
+  admin = await signInAdmin(server, api);
+  writer = await buildUser(server, api, { username: "writer" });
+  reader = await buildUser(server, api, { username: "reader" });
+  await addCategory(api, admin, "Travel");
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+async function reply(user: TestUser, postId: string, parentId: string, text: string) {
+  const answer = await api.post("/api/comments", { text, postId, parentId }, { token: user.token });
+  expect(answer.status, answer.text).toBe(201);
+}
+
+describe("replies", () => {
+  it.each([true, false])(
+    "open in place, join the thread, and fold past three (JavaScript %s)",
+    async (javaScriptEnabled) => {
+      const post = await addPost(api, writer, {
+        title: `Lisbon ${String(javaScriptEnabled)}`,
+        category: "Travel",
+      });
+      const first = await addComment(api, reader, post._id, "Which tram did you take?");
+      for (const n of [1, 2, 3, 4, 5])
+        await reply(writer, post._id, first._id, `Answer ${String(n)}`);
+      const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled });
+      await signIn(site, server.config.publicUrl, reader.token);
+      const { page } = site;
+      await page.goto(`/posts/details/${post._id}`);
+
+      const thread = page.getByRole("listitem").filter({ hasText: "Which tram did you take?" });
+      await shows(thread.getByText("Answer 3"));
+      expect(await thread.getByText("Answer 4").isVisible()).toBe(false);
+      await thread.getByText("Show 2 more").click();
+      await shows(thread.getByText("Answer 5"));
+
+      // Reply to a reply: it joins the thread, addressed to the one answered.
+      const answer = page.getByRole("article", { name: "Comment by writer" }).filter({
+        hasText: "Answer 1",
+      });
+      await answer.getByText("Reply", { exact: true }).click();
+      await answer.getByLabel("Reply to writer").fill("The 28, of course");
+      await answer.getByRole("button", { name: "Send reply" }).click();
+      // The sixth reply is folded with the others past three (a new page without JavaScript).
+      if (!javaScriptEnabled) await thread.getByText("Show 3 more").click();
+      await shows(page.getByText("@writer The 28, of course"));
+      const replies = page
+        .getByRole("listitem")
+        .filter({ hasText: "Which tram did you take?" })
+        .getByRole("article", { name: "Comment by reader" });
+      await shows(replies.filter({ hasText: "@writer The 28, of course" }));
+      if (javaScriptEnabled) await expectAccessible(page);
+      expectNoProblems(site);
+      await site.context.close();
+    },
+  );
+
+  it("leave 'This comment was deleted' where a comment with replies was", async () => {
+    const post = await addPost(api, writer, { title: "Porto", category: "Travel" });
+    const first = await addComment(api, reader, post._id, "Best pastries?");
+    await reply(writer, post._id, first._id, "Manteigaria");
+    const deleted = await api.delete(`/api/comments/${first._id}`, { token: reader.token });
+    expect(deleted.status).toBe(200);
+    const site = await openSite(browser, server.config.publicUrl);
+    await site.page.goto(`/posts/details/${post._id}`);
+    await shows(site.page.getByText("This comment was deleted"));
+    await shows(site.page.getByText("Manteigaria"));
+    expect(await site.page.getByText("Best pastries?").count()).toBe(0);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});
