@@ -211,6 +211,7 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
       verified_email_key: `${username}.${run}@example.com`.toLowerCase(),
       photo_key: null,
       social_media: JSON.stringify([{ name: "github", url: `https://github.com/${username}` }]),
+      suspended_at: null,
       created_at: created,
       updated_at: created,
     };

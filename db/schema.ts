@@ -21,6 +21,8 @@ export interface UsersTable {
   photo_key: string | null;
   /** JSON array of {name, url}. */
   social_media: string;
+  /** When an admin suspended the account; null while it is not (decision 012). */
+  suspended_at: string | null;
   created_at: string;
   updated_at: string;
 }

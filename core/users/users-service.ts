@@ -245,6 +245,8 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
           .selectFrom("users")
           .select((eb) => eb.fn.countAll<number | string>().as("count"))
           .where("is_admin", "=", 1)
+          // A suspended admin cannot step in: only active ones count.
+          .where("suspended_at", "is", null)
           .executeTakeFirstOrThrow();
         if (Number(admins.count) <= 1) throw invalid(userMessages.lastAdmin);
       }

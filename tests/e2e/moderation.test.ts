@@ -98,3 +98,44 @@ describe("replies", () => {
     await site.context.close();
   });
 });
+
+describe("suspension", () => {
+  it("ends the member's session at once and refuses their sign-in until restored", async () => {
+    const member = await buildUser(server, api, { username: "troll" });
+    const post = await addPost(api, writer, { title: "Sintra", category: "Travel" });
+    const memberSite = await openSite(browser, server.config.publicUrl);
+    await signIn(memberSite, server.config.publicUrl, member.token);
+    await memberSite.page.goto(`/posts/details/${post._id}`);
+    await shows(memberSite.page.getByLabel("Your comment"));
+
+    const adminSite = await openSite(browser, server.config.publicUrl);
+    await signIn(adminSite, server.config.publicUrl, admin.token);
+    await adminSite.page.goto("/admin-dashboard/users-table");
+    const row = adminSite.page.getByRole("row").filter({ hasText: "troll" });
+    await row.getByRole("button", { name: "Suspend" }).click();
+    await shows(adminSite.page.getByText("User has been suspended"));
+    await shows(row.getByRole("button", { name: "Restore" }));
+    await shows(row.getByText("Suspended"));
+    await expectAccessible(adminSite.page);
+
+    // The open page's comment form no longer writes: the session is gone.
+    await memberSite.page.getByLabel("Your comment").fill("You cannot stop me");
+    await memberSite.page.getByRole("button", { name: "Comment", exact: true }).click();
+    await memberSite.page.waitForURL("**/login");
+    await memberSite.page.getByLabel("Email", { exact: true }).fill(member.email);
+    await memberSite.page.getByLabel("Password", { exact: true }).fill(member.password);
+    await memberSite.page.getByRole("button", { name: "Login" }).click();
+    await shows(memberSite.page.getByText("This account is suspended"));
+    const comments = await api.get<{ comments: unknown[] }>(`/api/posts/${post._id}`);
+    expect(comments.body.comments).toEqual([]);
+
+    await row.getByRole("button", { name: "Restore" }).click();
+    await shows(adminSite.page.getByText("User has been restored"));
+    await memberSite.page.getByRole("button", { name: "Login" }).click();
+    await memberSite.page.waitForURL((url) => url.pathname === "/");
+    expectNoProblems(adminSite);
+    expectNoProblems(memberSite);
+    await adminSite.context.close();
+    await memberSite.context.close();
+  });
+});
