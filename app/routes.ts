@@ -22,6 +22,7 @@ export default [
       route("posts-table", "routes/admin/posts-table.tsx"),
       route("categories-table", "routes/admin/categories-table.tsx"),
       route("comments-table", "routes/admin/comments-table.tsx"),
+      route("audit-log", "routes/admin/audit-log.tsx"),
     ]),
   ]),
   route("*", "routes/not-found.tsx"),

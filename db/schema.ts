@@ -120,6 +120,33 @@ export interface BodyImagesTable {
   released_at: string | null;
 }
 
+/** What an admin did (decision 012). */
+export type AuditAction =
+  | "post.delete"
+  | "comment.delete"
+  | "user.delete"
+  | "user.suspend"
+  | "user.restore"
+  | "category.create"
+  | "category.delete"
+  | "report.dismiss"
+  | "report.remove"
+  | "report.suspend";
+
+/** One admin action; written in the action's own transaction, never changed or deleted. */
+export interface AuditLogTable {
+  id: string;
+  /** The admin's id; the account may be gone since, so its name is kept beside it. */
+  actor_id: string;
+  actor_name: string;
+  action: AuditAction;
+  target_kind: "post" | "comment" | "user" | "category" | "report";
+  target_id: string;
+  /** The target as it was: a post's title, a user's name, a comment's first words. */
+  target_summary: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -129,4 +156,5 @@ export interface Database {
   likes: LikesTable;
   comments: CommentsTable;
   body_images: BodyImagesTable;
+  audit_log: AuditLogTable;
 }

@@ -28,6 +28,7 @@ import { systemClock, type Clock } from "../core/shared/clock.js";
 import { lazyModule } from "../core/shared/lazy-module.js";
 import { ensureAdmin, type AdminCredentials } from "../core/users/bootstrap-admin.js";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "../db/connect.js";
+import { adminRoutes } from "./api/admin/routes.js";
 import { authRoutes } from "./api/auth/routes.js";
 import { categoryRoutes } from "./api/categories/routes.js";
 import { commentRoutes } from "./api/comments/routes.js";
@@ -380,6 +381,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   postRoutes(server, deps, { turnMs: timeouts.turnMs });
   commentRoutes(server, deps);
   categoryRoutes(server, deps);
+  adminRoutes(server, deps);
 
   return { server, deps, database };
 }

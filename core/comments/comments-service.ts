@@ -4,6 +4,7 @@ import {
   CommentUpdateSchema,
   contentMessages,
 } from "../../contract/content.js";
+import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { findPost, postMessages } from "../posts/posts-service.js";
 import { iso } from "../shared/clock.js";
@@ -130,7 +131,16 @@ export async function deleteComment(deps: CoreDeps, actor: Actor, id: string) {
   const comment = await requireComment(deps, id);
   if (!canDeleteComment(actor, comment)) throw forbidden(commentMessages.deleteDenied);
   await changingContent(deps, () =>
-    deps.db.deleteFrom("comments").where("id", "=", comment.id).execute(),
+    deps.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("comments").where("id", "=", comment.id).execute();
+      if (actor.id !== comment.user_id) {
+        await recordAudit(trx, deps, actor, "comment.delete", {
+          kind: "comment",
+          id: comment.id,
+          summary: comment.text,
+        });
+      }
+    }),
   );
   return { commentId: comment.id, message: commentMessages.deleted };
 }

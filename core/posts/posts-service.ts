@@ -3,6 +3,7 @@ import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../contract/
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import type { Kysely } from "kysely";
 import type { BodyFormat, Database, PostsTable } from "../../db/schema.js";
+import { recordAudit } from "../audit/audit-log.js";
 import { findCategoryByTitle } from "../categories/categories-service.js";
 import { presentComment } from "../comments/presenters.js";
 import { selectComments } from "../comments/queries.js";
@@ -335,6 +336,13 @@ export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
     deps.db.transaction().execute(async (trx) => {
       const keys = await bodyImageKeysOfPost(trx, post.id);
       await trx.deleteFrom("posts").where("id", "=", post.id).execute();
+      if (actor.id !== post.user_id) {
+        await recordAudit(trx, deps, actor, "post.delete", {
+          kind: "post",
+          id: post.id,
+          summary: post.title,
+        });
+      }
       return keys;
     }),
   );

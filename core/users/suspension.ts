@@ -2,6 +2,7 @@ import { SuspendSchema } from "../../contract/moderation.js";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { revokeUserSessions } from "../auth/sessions.js";
+import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { iso } from "../shared/clock.js";
 import { conflict, invalid, notFound } from "../shared/errors.js";
@@ -57,6 +58,11 @@ export async function setSuspended(deps: CoreDeps, actor: Actor, id: string, bod
       .where("id", "=", user.id)
       .execute();
     if (suspended) await revokeUserSessions(trx, user.id);
+    await recordAudit(trx, deps, actor, suspended ? "user.suspend" : "user.restore", {
+      kind: "user",
+      id: user.id,
+      summary: user.username,
+    });
   });
   return {
     _id: user.id,

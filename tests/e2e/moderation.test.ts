@@ -133,6 +133,17 @@ describe("suspension", () => {
     await shows(adminSite.page.getByText("User has been restored"));
     await memberSite.page.getByRole("button", { name: "Login" }).click();
     await memberSite.page.waitForURL((url) => url.pathname === "/");
+
+    // Both decisions are in the audit log, with who made them.
+    await adminSite.page.getByRole("link", { name: "Audit log" }).click();
+    const log = adminSite.page.getByRole("table");
+    await shows(
+      log.getByRole("row").filter({ hasText: "Suspended user" }).filter({ hasText: "troll" }),
+    );
+    await shows(
+      log.getByRole("row").filter({ hasText: "Restored user" }).filter({ hasText: admin.username }),
+    );
+    await expectAccessible(adminSite.page);
     expectNoProblems(adminSite);
     expectNoProblems(memberSite);
     await adminSite.context.close();
