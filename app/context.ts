@@ -3,7 +3,15 @@ import type { Actor } from "../core/users/policies.js";
 
 /** The rate limits the API applies, which page actions apply too (server/api/rate-limits.ts). */
 export type LimitName =
-  "login" | "register" | "resetLink" | "upload" | "comment" | "like" | "postEdit" | "profile";
+  | "login"
+  | "register"
+  | "resetLink"
+  | "upload"
+  | "comment"
+  | "like"
+  | "postEdit"
+  | "profile"
+  | "report";
 
 /** Public facts about the site, from configuration (the explicit list that reaches pages). */
 export interface SiteInfo {

@@ -140,10 +140,35 @@ export interface AuditLogTable {
   actor_id: string;
   actor_name: string;
   action: AuditAction;
-  target_kind: "post" | "comment" | "user" | "category" | "report";
+  target_kind: "post" | "comment" | "user" | "category";
   target_id: string;
   /** The target as it was: a post's title, a user's name, a comment's first words. */
   target_summary: string;
+  created_at: string;
+}
+
+export type ReportTargetKind = "post" | "comment" | "user";
+export type ReportReason = "spam" | "harassment" | "other";
+export type ReportDecision = "dismiss" | "remove" | "suspend";
+
+/** A member's report of a post, a comment or a user; kept, with the decision, once closed. */
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  target_kind: ReportTargetKind;
+  /** Not a foreign key: the target may be removed, and the report is kept. */
+  target_id: string;
+  /** The target's author (the user itself for a user), whom "suspend" suspends. */
+  target_user_id: string | null;
+  /** The target as it was reported: a post's title, a comment's text, a user's name. */
+  target_summary: string;
+  reason: ReportReason;
+  note: string;
+  status: "open" | "closed";
+  decision: ReportDecision | null;
+  decided_by: string | null;
+  decided_by_name: string | null;
+  decided_at: string | null;
   created_at: string;
 }
 
@@ -157,4 +182,5 @@ export interface Database {
   comments: CommentsTable;
   body_images: BodyImagesTable;
   audit_log: AuditLogTable;
+  reports: ReportsTable;
 }

@@ -35,6 +35,7 @@ import { commentRoutes } from "./api/comments/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
+import { reportRoutes } from "./api/reports/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
 import { registerApiCors } from "./plugins/cors.js";
@@ -382,6 +383,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   commentRoutes(server, deps);
   categoryRoutes(server, deps);
   adminRoutes(server, deps);
+  reportRoutes(server, deps);
 
   return { server, deps, database };
 }

@@ -9,6 +9,7 @@ import { categoryPath } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import { imageSources } from "../ui/format.js";
 import { CommentThreads } from "../features/comments/comment-threads.js";
+import { ReportMenu } from "../features/reports/report-menu.js";
 import { Byline } from "../features/posts/byline.js";
 import { Pager, pageParam } from "../features/posts/pager.js";
 import { postAction } from "../features/posts/post-action.server.js";
@@ -172,6 +173,9 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         {signedIn ? (
           <ShareMenu url={`${site.publicUrl}/posts/details/${post._id}`} title={post.title} />
         ) : null}
+        {signedIn && post.user._id !== viewerId ? (
+          <ReportMenu target={{ postId: post._id }} what="post" />
+        ) : null}
       </section>
       <section className="comments" aria-labelledby="comments-title">
         <h2 id="comments-title">Leave a Reply</h2>
@@ -190,6 +194,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
               threads={comments.threads}
               signedIn={signedIn}
               editable={editableComments}
+              viewerId={viewerId}
               result={result}
             />
             {commentsPager}

@@ -19,6 +19,7 @@ import { requireViewer } from "../features/auth/guards.server.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { NoPosts, PostGrid } from "../features/posts/post-card.js";
 import { SocialLinks } from "../features/users/social-links.js";
+import { ReportMenu } from "../features/reports/report-menu.js";
 import { pageMeta } from "../meta.js";
 import type { LimitName } from "../context.js";
 import type { Route } from "./+types/profile";
@@ -135,7 +136,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             <EditProfile profile={profile} result={result} key={profile.username + profile.bio} />
             <DeleteProfile />
           </div>
-        ) : null}
+        ) : (
+          <ReportMenu target={{ userId: profile._id }} what="user" />
+        )}
       </section>
       <section aria-labelledby="user-posts">
         <h2 id="user-posts" className="section-title">

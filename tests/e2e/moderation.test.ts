@@ -150,3 +150,94 @@ describe("suspension", () => {
     await memberSite.context.close();
   });
 });
+
+describe("reports", () => {
+  it("a member reports a comment; the admin dismisses it and it stays, closed, with who decided", async () => {
+    const post = await addPost(api, writer, { title: "Madeira", category: "Travel" });
+    await addComment(api, writer, post._id, "Levadas are the best walks");
+    const memberSite = await openSite(browser, server.config.publicUrl, {
+      javaScriptEnabled: false,
+    });
+    await signIn(memberSite, server.config.publicUrl, reader.token);
+    const { page } = memberSite;
+    await page.goto(`/posts/details/${post._id}`, { waitUntil: "networkidle" });
+    const comment = page.getByRole("article", { name: "Comment by writer" });
+    await comment.getByText("Report", { exact: true }).click();
+    await comment.getByLabel("Something else").check();
+    await comment.getByLabel("Note (optional)").fill("Just testing the queue");
+    // (The menu's in-place "Thank you" is checked on the post's menu below.)
+    await Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/report")),
+      comment.getByRole("button", { name: "Send report" }).click(),
+    ]);
+    expect(new URL(page.url()).pathname).toBe(`/posts/details/${post._id}`);
+
+    const adminSite = await openSite(browser, server.config.publicUrl);
+    await signIn(adminSite, server.config.publicUrl, admin.token);
+    await adminSite.page.goto("/admin-dashboard");
+    await adminSite.page.getByRole("link", { name: "Reports" }).click();
+    const row = adminSite.page.getByRole("row").filter({ hasText: "Levadas are the best walks" });
+    await shows(row.getByText("Just testing the queue"));
+    await expectAccessible(adminSite.page);
+    await row.getByRole("button", { name: "Dismiss" }).click();
+    await shows(adminSite.page.getByText("Report dismissed"));
+    await row.waitFor({ state: "detached", timeout: 5000 });
+    await adminSite.page.getByRole("link", { name: "Closed reports" }).click();
+    const closed = adminSite.page
+      .getByRole("row")
+      .filter({ hasText: "Levadas are the best walks" });
+    await shows(closed.getByText(`Dismissed by ${admin.username}`));
+    // The comment stays.
+    await page.goto(`/posts/details/${post._id}`);
+    await shows(page.getByText("Levadas are the best walks"));
+    expectNoProblems(memberSite);
+    expectNoProblems(adminSite);
+    await memberSite.context.close();
+    await adminSite.context.close();
+  });
+
+  it("a member reports a post; the admin suspends its author, who can no longer sign in; all in the log", async () => {
+    const spammer = await buildUser(server, api, {
+      username: `spam${Math.random().toString(36).slice(2, 7)}`,
+    });
+    const post = await addPost(api, spammer, { title: "Cheap flights!!!", category: "Travel" });
+    const memberSite = await openSite(browser, server.config.publicUrl);
+    await signIn(memberSite, server.config.publicUrl, reader.token);
+    await memberSite.page.goto(`/posts/details/${post._id}`);
+    const likes = memberSite.page.getByRole("region", { name: "Likes" });
+    await likes.getByText("Report", { exact: true }).click();
+    await likes.getByRole("button", { name: "Send report" }).click();
+    await shows(likes.getByText("Thank you, your report was received"));
+    // Twice is refused.
+    await likes.getByRole("button", { name: "Send report" }).click();
+    await shows(likes.getByText("You have already reported this"));
+
+    const adminSite = await openSite(browser, server.config.publicUrl);
+    await signIn(adminSite, server.config.publicUrl, admin.token);
+    await adminSite.page.goto("/admin-dashboard/reports-table");
+    const row = adminSite.page.getByRole("row").filter({ hasText: "Cheap flights!!!" });
+    await row.getByRole("button", { name: "Suspend author" }).click();
+    await shows(adminSite.page.getByText("Author suspended"));
+
+    const spammerSite = await openSite(browser, server.config.publicUrl);
+    await spammerSite.page.goto("/login");
+    await spammerSite.page.getByLabel("Email", { exact: true }).fill(spammer.email);
+    await spammerSite.page.getByLabel("Password", { exact: true }).fill(spammer.password);
+    await spammerSite.page.getByRole("button", { name: "Login" }).click();
+    await shows(spammerSite.page.getByText("This account is suspended"));
+
+    await adminSite.page.getByRole("link", { name: "Audit log" }).click();
+    const log = adminSite.page.getByRole("table");
+    await shows(log.getByRole("row").filter({ hasText: "Suspended reported author" }));
+    await shows(
+      log
+        .getByRole("row")
+        .filter({ hasText: "Suspended user" })
+        .filter({ hasText: spammer.username }),
+    );
+    for (const site of [memberSite, adminSite, spammerSite]) {
+      expectNoProblems(site);
+      await site.context.close();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { shortDate } from "../../ui/format.js";
 import { TextAreaField } from "../forms/field.js";
 import { useClientValidation } from "../forms/form-state.js";
 import { CommentTools, type Result } from "../posts/post-interactions.js";
+import { ReportMenu } from "../reports/report-menu.js";
 
 /** Replies shown before a thread folds the rest under "Show N more". */
 export const REPLIES_SHOWN = 3;
@@ -14,6 +15,7 @@ type Comment = NonNullable<CommentThread["comment"]>;
 
 interface Viewing {
   signedIn: boolean;
+  viewerId: string | undefined;
   /** The comments the viewer may edit and delete (SPEC.md 6: only their author). */
   editable: ReadonlySet<string>;
   result: Result;
@@ -78,7 +80,14 @@ function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing 
         ) : null}
       </div>
       <p>{comment.text}</p>
-      {viewing.signedIn ? <ReplyForm comment={comment} result={viewing.result} /> : null}
+      {viewing.signedIn ? (
+        <div className="comment-actions">
+          <ReplyForm comment={comment} result={viewing.result} />
+          {comment.user._id === viewing.viewerId ? null : (
+            <ReportMenu target={{ commentId: comment._id }} what="comment" />
+          )}
+        </div>
+      ) : null}
     </article>
   );
 }
