@@ -19,6 +19,8 @@ export interface CoreDeps {
    * page, so anyone sending them cannot make the host drop its kept renders.
    */
   contentChanged: () => Promise<void>;
+  /** Whether accounts in their first day get the lower hourly allowances of core/spam. */
+  newAccountBrakes: boolean;
   /** Told what a service let go of without failing the request (see `discardImages`). */
   log: { warn(details: object, message: string): void };
   site: {

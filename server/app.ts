@@ -252,6 +252,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       contentVersion.bump().catch((error: unknown) => {
         server.log.error({ err: error }, "could not move the content version on");
       }),
+    newAccountBrakes: config.newAccountLimits,
     loginAttempts: !config.rateLimits
       ? uncountedAttempts
       : redis

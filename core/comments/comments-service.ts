@@ -6,6 +6,7 @@ import {
 } from "../../contract/content.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
+import { checkNewAccountBrake } from "../spam/new-accounts.js";
 import { findPost, postMessages } from "../posts/posts-service.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
@@ -85,6 +86,7 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
   const input = validate(CommentCreateSchema, body);
   const post = await findPost(deps, input.postId);
   if (!post) throw notFound(postMessages.notFound);
+  await checkNewAccountBrake(deps, actor, "comments");
   const place = input.parentId
     ? await replyPlace(deps, post.id, input.parentId, input.text)
     : { threadId: null, text: input.text };

@@ -8,6 +8,7 @@ import { findCategoryByTitle } from "../categories/categories-service.js";
 import { presentComment } from "../comments/presenters.js";
 import { selectComments } from "../comments/queries.js";
 import type { CoreDeps } from "../deps.js";
+import { checkNewAccountBrake } from "../spam/new-accounts.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
@@ -233,6 +234,7 @@ export async function createPost(
   if (firstError !== undefined || !parsed.ok || !form.image) {
     throw invalid(firstError ?? contentMessages.imageRequired, errors);
   }
+  await checkNewAccountBrake(deps, actor, "posts");
   const body = await bodyFor(deps, actor, parsed.data.description, "markdown");
   const category = await canonicalCategory(deps, parsed.data.category);
   const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal);

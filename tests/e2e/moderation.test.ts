@@ -241,3 +241,21 @@ describe("reports", () => {
     }
   });
 });
+
+describe("links in comments", () => {
+  it('become links marked rel="ugc nofollow"; anything but http(s) stays text', async () => {
+    const post = await addPost(api, writer, { title: "Links", category: "Travel" });
+    await addComment(
+      api,
+      reader,
+      post._id,
+      "See https://example.com/guide?a=1&b=2, and javascript:alert(1) or <a href=x>x</a>.",
+    );
+    const response = await fetch(`${server.url}/posts/details/${post._id}`);
+    const html = await response.text();
+    expect(html).toContain(
+      '<a href="https://example.com/guide?a=1&amp;b=2" rel="ugc nofollow noopener noreferrer">https://example.com/guide?a=1&amp;b=2</a>, and javascript:alert(1) or &lt;a href=x&gt;x&lt;/a&gt;.',
+    );
+    expect(html.match(/<a [^>]*rel="ugc nofollow/g)).toHaveLength(1);
+  });
+});

@@ -7,6 +7,7 @@ import { TextAreaField } from "../forms/field.js";
 import { useClientValidation } from "../forms/form-state.js";
 import { CommentTools, type Result } from "../posts/post-interactions.js";
 import { ReportMenu } from "../reports/report-menu.js";
+import { CommentText } from "./comment-text.js";
 
 /** Replies shown before a thread folds the rest under "Show N more". */
 export const REPLIES_SHOWN = 3;
@@ -79,7 +80,9 @@ function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing 
           <CommentTools commentId={comment._id} text={comment.text} result={viewing.result} />
         ) : null}
       </div>
-      <p>{comment.text}</p>
+      <p>
+        <CommentText text={comment.text} />
+      </p>
       {viewing.signedIn ? (
         <div className="comment-actions">
           <ReplyForm comment={comment} result={viewing.result} />
