@@ -12,7 +12,8 @@ export type LimitName =
   | "like"
   | "postEdit"
   | "preview"
-  | "profile";
+  | "profile"
+  | "report";
 
 /** Public facts about the site, from configuration (the explicit list that reaches pages). */
 export interface SiteInfo {

@@ -190,6 +190,7 @@ async function main() {
     HOST: "127.0.0.1",
     PUBLIC_URL: base,
     RATE_LIMITS: "off",
+    NEW_ACCOUNT_LIMITS: "off",
     LOG_LEVEL: "warn",
     ADMIN_EMAIL: "bench-admin@example.com",
     ADMIN_PASSWORD: "Bench-Admin1!",

@@ -214,6 +214,7 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
       verified_email_key: `${username}.${run}@example.com`.toLowerCase(),
       photo_key: null,
       social_media: JSON.stringify([{ name: "github", url: `https://github.com/${username}` }]),
+      suspended_at: null,
       created_at: created,
       updated_at: created,
     };
@@ -296,6 +297,7 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
             id: crypto.randomUUID(),
             post_id: post.id,
             user_id: rnd.pick(users).id,
+            parent_id: null,
             text: rnd.sentence(),
             created_at: created,
             updated_at: created,

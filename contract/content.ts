@@ -30,6 +30,9 @@ export const contentMessages = {
   commentRequired: "comment is required",
   commentTooLong: `Comment must be at most ${COMMENT_MAX} characters long`,
   postIdRequired: "Post id is required",
+  parentIdInvalid: "parentId must be the id of a comment",
+  parentNotFound: "The comment replied to was not found",
+  parentOtherPost: "The comment replied to belongs to another post",
 } as const;
 
 const m = contentMessages;
@@ -72,6 +75,8 @@ export const CommentCreateSchema = z.object({
     .min(COMMENT_MIN, m.commentTooShort)
     .max(COMMENT_MAX, m.commentTooLong),
   postId: requiredString(m.postIdRequired),
+  /** The comment replied to: its thread (or itself, at the top) takes the reply. */
+  parentId: z.string({ error: m.parentIdInvalid }).nullish(),
 });
 
 export const CommentUpdateSchema = z.object({

@@ -24,6 +24,8 @@ export interface CoreDeps {
    * rather than at its next regular check (decision 011).
    */
   postScheduled?: (at: Date) => void;
+  /** Whether accounts in their first day get the lower hourly allowances of core/spam. */
+  newAccountBrakes: boolean;
   /** Told what a service let go of without failing the request (see `discardImages`). */
   log: { warn(details: object, message: string): void };
   site: {

@@ -18,6 +18,7 @@ import { verifiedAddresses } from "./migrations/003-verified-addresses.js";
 import { postBodies } from "./migrations/004-post-bodies.js";
 import { postStatus } from "./migrations/005-post-status.js";
 import { bodyImages } from "./migrations/006-body-images.js";
+import { conversations } from "./migrations/007-conversations.js";
 import type { Database } from "./schema.js";
 import { SQLite } from "./sqlite-driver.js";
 import { StripNulPlugin } from "./strip-nul.js";
@@ -61,6 +62,7 @@ const migrations: MigrationProvider = {
       "004-post-bodies": postBodies,
       "005-post-status": postStatus,
       "006-body-images": bodyImages,
+      "007-conversations": conversations,
     }),
 };
 

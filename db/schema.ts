@@ -21,6 +21,8 @@ export interface UsersTable {
   photo_key: string | null;
   /** JSON array of {name, url}. */
   social_media: string;
+  /** When an admin suspended the account; null while it is not (decision 013). */
+  suspended_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -103,6 +105,11 @@ export interface CommentsTable {
   id: string;
   post_id: string;
   user_id: string;
+  /**
+   * The thread a reply belongs to: its top-level comment's id (null for a top-level comment). It
+   * may name a comment deleted since, whose replies stay (decision 013).
+   */
+  parent_id: string | null;
   text: string;
   created_at: string;
   updated_at: string;
@@ -124,6 +131,58 @@ export interface BodyImagesTable {
   released_at: string | null;
 }
 
+/** What an admin did (decision 013). */
+export type AuditAction =
+  | "post.delete"
+  | "comment.delete"
+  | "user.delete"
+  | "user.suspend"
+  | "user.restore"
+  | "category.create"
+  | "category.delete"
+  | "report.dismiss"
+  | "report.remove"
+  | "report.suspend";
+
+/** One admin action; written in the action's own transaction, never changed or deleted. */
+export interface AuditLogTable {
+  id: string;
+  /** The admin's id; the account may be gone since, so its name is kept beside it. */
+  actor_id: string;
+  actor_name: string;
+  action: AuditAction;
+  target_kind: "post" | "comment" | "user" | "category";
+  target_id: string;
+  /** The target as it was: a post's title, a user's name, a comment's first words. */
+  target_summary: string;
+  created_at: string;
+}
+
+export type ReportTargetKind = "post" | "comment" | "user";
+export type ReportReason = "spam" | "harassment" | "other";
+export type ReportDecision = "dismiss" | "remove" | "suspend";
+
+/** A member's report of a post, a comment or a user; kept, with the decision, once closed. */
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  target_kind: ReportTargetKind;
+  /** Not a foreign key: the target may be removed, and the report is kept. */
+  target_id: string;
+  /** The target's author (the user itself for a user), whom "suspend" suspends. */
+  target_user_id: string | null;
+  /** The target as it was reported: a post's title, a comment's text, a user's name. */
+  target_summary: string;
+  reason: ReportReason;
+  note: string;
+  status: "open" | "closed";
+  decision: ReportDecision | null;
+  decided_by: string | null;
+  decided_by_name: string | null;
+  decided_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -133,4 +192,6 @@ export interface Database {
   likes: LikesTable;
   comments: CommentsTable;
   body_images: BodyImagesTable;
+  audit_log: AuditLogTable;
+  reports: ReportsTable;
 }

@@ -28,12 +28,14 @@ import { systemClock, type Clock } from "../core/shared/clock.js";
 import { lazyModule } from "../core/shared/lazy-module.js";
 import { ensureAdmin, type AdminCredentials } from "../core/users/bootstrap-admin.js";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "../db/connect.js";
+import { adminRoutes } from "./api/admin/routes.js";
 import { authRoutes } from "./api/auth/routes.js";
 import { categoryRoutes } from "./api/categories/routes.js";
 import { commentRoutes } from "./api/comments/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
+import { reportRoutes } from "./api/reports/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
 import { registerApiCors } from "./plugins/cors.js";
@@ -254,6 +256,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       contentVersion.bump().catch((error: unknown) => {
         server.log.error({ err: error }, "could not move the content version on");
       }),
+    newAccountBrakes: config.newAccountLimits,
     loginAttempts: !config.rateLimits
       ? uncountedAttempts
       : redis
@@ -397,6 +400,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   postRoutes(server, deps, { turnMs: timeouts.turnMs });
   commentRoutes(server, deps);
   categoryRoutes(server, deps);
+  adminRoutes(server, deps);
+  reportRoutes(server, deps);
 
   return { server, deps, database };
 }

@@ -96,6 +96,12 @@ const EnvSchema = z.object({
     blankAsUnset,
     z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   ),
+  // Lower hourly allowances for accounts in their first day (decision 013); test suites that sign
+  // up many accounts and write a lot with each turn them off.
+  NEW_ACCOUNT_LIMITS: z.preprocess(
+    blankAsUnset,
+    z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  ),
   PAGE_CACHE: z.preprocess(
     blankAsUnset,
     z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
@@ -164,6 +170,8 @@ export interface Config {
   admin: { email: string | undefined; password: string | undefined };
   mail: { smtpUrl: string | undefined; from: string };
   rateLimits: boolean;
+  /** Whether accounts in their first day get lower hourly limits on posts and comments. */
+  newAccountLimits: boolean;
   /** Whether renders of anonymous pages and public reads are shared until content changes. */
   pageCache: boolean;
   redisUrl: string | undefined;
@@ -244,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: e.MAIL_FROM ?? `"${e.SITE_TITLE}" <no-reply@${new URL(publicUrl).hostname}>`,
     },
     rateLimits: e.RATE_LIMITS === "on",
+    newAccountLimits: e.NEW_ACCOUNT_LIMITS === "on",
     pageCache: e.PAGE_CACHE === "on",
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

@@ -2,44 +2,46 @@ import { data, Link, useActionData } from "react-router";
 import { listCategories } from "../../core/categories/categories-service.js";
 import { canEditComment } from "../../core/comments/policies.js";
 import { canDeletePost, canEditPost } from "../../core/posts/policies.js";
-import { commentsPageOf, getPost } from "../../core/posts/posts-service.js";
+import { listCommentThreads } from "../../core/comments/threads.js";
+import { getPost } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
-import { imageSources, shortDate } from "../ui/format.js";
+import { imageSources } from "../ui/format.js";
+import { CommentThreads } from "../features/comments/comment-threads.js";
+import { ReportMenu } from "../features/reports/report-menu.js";
 import { Byline } from "../features/posts/byline.js";
 import { Pager, pageParam } from "../features/posts/pager.js";
 import { postAction } from "../features/posts/post-action.server.js";
 import { PostStatusNotice } from "../features/posts/publish-controls.js";
-import {
-  CommentForm,
-  CommentTools,
-  Likes,
-  OwnerTools,
-  ShareMenu,
-} from "../features/posts/post-interactions.js";
+import { CommentForm, Likes, OwnerTools, ShareMenu } from "../features/posts/post-interactions.js";
 import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { CommentIcon } from "../ui/icons.js";
 import { useToastOn } from "../ui/toasts.js";
 import postBodyStyles from "../features/posts/post-body.css?url";
 import publishingStyles from "../features/posts/publishing.css?url";
+import commentStyles from "../features/comments/comments.css?url";
 import type { Route } from "./+types/post-details";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: postBodyStyles },
   { rel: "stylesheet", href: publishingStyles },
+  { rel: "stylesheet", href: commentStyles },
 ];
 
-/** Comments shown per page of a post; the newest page is shown first. */
-const COMMENTS_PER_PAGE = 50;
+/** Comment threads shown per page of a post; the newest page is shown first. */
+const THREADS_PER_PAGE = 50;
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   try {
     const actor = context.viewer?.actor;
-    const commentsPage = { page: pageParam(request.url, "comments"), perPage: COMMENTS_PER_PAGE };
-    const [post, categories] = await Promise.all([
-      getPost(context.deps, actor, params.id, commentsPage),
+    const [post, categories, comments] = await Promise.all([
+      getPost(context.deps, actor, params.id, false),
       listCategories(context.deps),
+      listCommentThreads(context.deps, params.id, {
+        page: pageParam(request.url, "comments"),
+        perPage: THREADS_PER_PAGE,
+      }),
     ]);
     const owned = { user_id: post.user._id };
     // Readers get the rendered body only; its Markdown goes to the author's edit form alone.
@@ -59,9 +61,12 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
           }
         : undefined,
       canDelete: canDeletePost(actor, owned),
-      comments: commentsPageOf(post.commentsCount, commentsPage),
+      comments,
       // SPEC.md 6: only a comment's author sees its edit and delete icons.
-      editableComments: post.comments
+      editableComments: comments.threads
+        .flatMap((thread) =>
+          thread.comment ? [thread.comment, ...thread.replies] : thread.replies,
+        )
         .filter((comment) => canEditComment(actor, { user_id: comment.user._id }))
         .map((comment) => comment._id),
     };
@@ -178,6 +183,9 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         {signedIn ? (
           <ShareMenu url={`${site.publicUrl}/posts/details/${post._id}`} title={post.title} />
         ) : null}
+        {signedIn && post.user._id !== viewerId ? (
+          <ReportMenu target={{ postId: post._id }} what="post" />
+        ) : null}
       </section>
       <section className="comments" aria-labelledby="comments-title">
         <h2 id="comments-title">Leave a Reply</h2>
@@ -188,32 +196,17 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
             <Link to="/login">Log in</Link> to leave a comment.
           </p>
         )}
-        {post.comments.length === 0 ? (
+        {comments.threads.length === 0 ? (
           <p className="muted">No Comments Yet! Be the first one.</p>
         ) : (
           <>
-            <ul className="comment-list">
-              {post.comments.map((comment) => (
-                <li key={comment._id} className="comment">
-                  <div className="byline">
-                    <img
-                      src={comment.user.profilePhoto.url}
-                      alt=""
-                      width="28"
-                      height="28"
-                      className="avatar"
-                      loading="lazy"
-                    />
-                    <strong>{comment.userName}</strong>
-                    <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
-                    {editableComments.has(comment._id) ? (
-                      <CommentTools commentId={comment._id} text={comment.text} result={result} />
-                    ) : null}
-                  </div>
-                  <p>{comment.text}</p>
-                </li>
-              ))}
-            </ul>
+            <CommentThreads
+              threads={comments.threads}
+              signedIn={signedIn}
+              editable={editableComments}
+              viewerId={viewerId}
+              result={result}
+            />
             {commentsPager}
           </>
         )}

@@ -28,6 +28,7 @@ import {
 } from "../features/posts/unpublished-list.js";
 import { SocialLinks } from "../features/users/social-links.js";
 import publishingStyles from "../features/posts/publishing.css?url";
+import { ReportMenu } from "../features/reports/report-menu.js";
 import { pageMeta } from "../meta.js";
 import type { LimitName } from "../context.js";
 import type { Route } from "./+types/profile";
@@ -156,7 +157,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             <EditProfile profile={profile} result={result} key={profile.username + profile.bio} />
             <DeleteProfile />
           </div>
-        ) : null}
+        ) : (
+          <ReportMenu target={{ userId: profile._id }} what="user" />
+        )}
       </section>
       {seesUnpublished ? (
         <nav aria-label="Posts by state" className="profile-tabs">

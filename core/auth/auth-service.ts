@@ -36,6 +36,7 @@ export const authMessages = {
   passwordReset: "Password reset successfully, please log in",
   mailFailed: "We could not send the e-mail just now. Please try again in a few minutes.",
   emailInUse: "Email is already in use",
+  suspended: "This account is suspended",
 } as const;
 
 export const emailKeyOf = (email: string) => email.trim().toLowerCase();
@@ -78,6 +79,7 @@ export async function createUser(deps: CoreDeps, input: NewUser): Promise<UsersT
     verified_email_key: input.isVerified ? emailKeyOf(input.email) : null,
     photo_key: null,
     social_media: "[]",
+    suspended_at: null,
     created_at: now,
     updated_at: now,
   };
@@ -214,6 +216,7 @@ export async function login(deps: CoreDeps, body: unknown) {
   const passwordOk = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !passwordOk) throw invalid(authMessages.badCredentials);
   await deps.loginAttempts.clear(accountKey);
+  if (user.suspended_at !== null) throw forbidden(authMessages.suspended);
   if (user.is_verified !== 1) {
     await sendVerificationMail(deps, user).catch(() => {
       throw unavailable(authMessages.mailFailed);

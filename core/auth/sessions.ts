@@ -28,7 +28,10 @@ export async function createSession(db: Kysely<Database>, userId: string, now: D
   return token;
 }
 
-/** The live session behind a bearer token, with its user read fresh (the admin flag included). */
+/**
+ * The live session behind a bearer token, with its user read fresh (the admin flag included). A
+ * suspended account has none: suspending ends its sessions, and this holds against any that raced.
+ */
 export async function findSessionUser(
   db: Kysely<Database>,
   token: string,
@@ -41,6 +44,7 @@ export async function findSessionUser(
     .select(["sessions.id as session_id", "sessions.created_at as signed_in_at"])
     .where("sessions.token_hash", "=", hashToken(token))
     .where("sessions.expires_at", ">", iso(now))
+    .where("users.suspended_at", "is", null)
     .executeTakeFirst();
   if (!row) return undefined;
   const { session_id: sessionId, signed_in_at: signedInAt, ...user } = row;

@@ -1,5 +1,6 @@
 import { CategoryCreateSchema } from "../../contract/content.js";
 import type { CategoriesTable } from "../../db/schema.js";
+import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
@@ -48,7 +49,16 @@ export async function createCategory(deps: CoreDeps, actor: Actor, body: unknown
   };
   if (await findCategoryByTitle(deps, title)) throw conflict(categoryMessages.exists);
   try {
-    await changingContent(deps, () => deps.db.insertInto("categories").values(row).execute());
+    await changingContent(deps, () =>
+      deps.db.transaction().execute(async (trx) => {
+        await trx.insertInto("categories").values(row).execute();
+        await recordAudit(trx, deps, actor, "category.create", {
+          kind: "category",
+          id: row.id,
+          summary: row.title,
+        });
+      }),
+    );
   } catch (error) {
     if (await findCategoryByTitle(deps, title)) throw conflict(categoryMessages.exists);
     throw error;
@@ -59,11 +69,25 @@ export async function createCategory(deps: CoreDeps, actor: Actor, body: unknown
 /** Deletes a category; its posts stay and keep the title (DESIGN.md 4). */
 export async function deleteCategory(deps: CoreDeps, actor: Actor, id: string) {
   assertAdmin(actor);
-  const result = isId(id)
+  const deleted = isId(id)
     ? await changingContent(deps, () =>
-        deps.db.deleteFrom("categories").where("id", "=", id).executeTakeFirst(),
+        deps.db.transaction().execute(async (trx) => {
+          const category = await trx
+            .deleteFrom("categories")
+            .where("id", "=", id)
+            .returning(["id", "title"])
+            .executeTakeFirst();
+          if (category) {
+            await recordAudit(trx, deps, actor, "category.delete", {
+              kind: "category",
+              id: category.id,
+              summary: category.title,
+            });
+          }
+          return category;
+        }),
       )
     : undefined;
-  if (!result || result.numDeletedRows === 0n) throw notFound(categoryMessages.notFound);
+  if (!deleted) throw notFound(categoryMessages.notFound);
   return { categoryId: id, message: categoryMessages.deleted };
 }

@@ -1,9 +1,16 @@
-import { CommentCreateSchema, CommentUpdateSchema } from "../../contract/content.js";
+import { COMMENT_MAX } from "../../contract/limits.js";
+import {
+  CommentCreateSchema,
+  CommentUpdateSchema,
+  contentMessages,
+} from "../../contract/content.js";
+import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
+import { checkNewAccountBrake } from "../spam/new-accounts.js";
 import { findPost, findVisiblePost, postMessages } from "../posts/posts-service.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
-import { forbidden, notFound } from "../shared/errors.js";
+import { forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { assertAdmin, type Actor } from "../users/policies.js";
@@ -52,10 +59,37 @@ export async function countComments(deps: CoreDeps, actor: Actor) {
   return Number(row.n);
 }
 
+/**
+ * Where a reply goes: the thread of the comment replied to (one level, as Ghost has it), and its
+ * text addressed "@name" when it answers a reply rather than the thread's first comment.
+ */
+async function replyPlace(deps: CoreDeps, postId: string, parentId: string, text: string) {
+  const parent = isId(parentId)
+    ? await selectComments(deps.db).where("comments.id", "=", parentId).executeTakeFirst()
+    : undefined;
+  if (!parent) {
+    throw notFound(contentMessages.parentNotFound, { parentId: contentMessages.parentNotFound });
+  }
+  if (parent.post_id !== postId) {
+    throw invalid(contentMessages.parentOtherPost, { parentId: contentMessages.parentOtherPost });
+  }
+  if (parent.parent_id === null) return { threadId: parent.id, text };
+  const address = `@${parent.username}`;
+  const addressed =
+    text.startsWith(address) || address.length + 1 + text.length > COMMENT_MAX
+      ? text
+      : `${address} ${text}`;
+  return { threadId: parent.parent_id, text: addressed };
+}
+
 export async function createComment(deps: CoreDeps, actor: Actor, body: unknown) {
   const input = validate(CommentCreateSchema, body);
   const post = await findVisiblePost(deps, actor, input.postId);
   if (!post) throw notFound(postMessages.notFound);
+  await checkNewAccountBrake(deps, actor, "comments");
+  const place = input.parentId
+    ? await replyPlace(deps, post.id, input.parentId, input.text)
+    : { threadId: null, text: input.text };
   const now = iso(deps.clock());
   const id = newId();
   try {
@@ -66,7 +100,8 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
           id,
           post_id: post.id,
           user_id: actor.id,
-          text: input.text,
+          parent_id: place.threadId,
+          text: place.text,
           created_at: now,
           updated_at: now,
         })
@@ -98,7 +133,16 @@ export async function deleteComment(deps: CoreDeps, actor: Actor, id: string) {
   const comment = await requireComment(deps, id);
   if (!canDeleteComment(actor, comment)) throw forbidden(commentMessages.deleteDenied);
   await changingContent(deps, () =>
-    deps.db.deleteFrom("comments").where("id", "=", comment.id).execute(),
+    deps.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("comments").where("id", "=", comment.id).execute();
+      if (actor.id !== comment.user_id) {
+        await recordAudit(trx, deps, actor, "comment.delete", {
+          kind: "comment",
+          id: comment.id,
+          summary: comment.text,
+        });
+      }
+    }),
   );
   return { commentId: comment.id, message: commentMessages.deleted };
 }

@@ -10,6 +10,8 @@ export function presentComment(deps: Pick<CoreDeps, "storage" | "site">, row: Co
     id: row.id,
     text: row.text,
     postId: row.post_id,
+    /** The thread's first comment, null at the top (it may have been deleted since). */
+    parentId: row.parent_id,
     user: presentPublicUser(deps, {
       id: row.user_id,
       username: row.username,

@@ -12,10 +12,12 @@ import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../contract/
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import type { Kysely } from "kysely";
 import type { BodyFormat, Database, PostsTable } from "../../db/schema.js";
+import { recordAudit } from "../audit/audit-log.js";
 import { findCategoryByTitle } from "../categories/categories-service.js";
 import { presentComment } from "../comments/presenters.js";
 import { selectComments } from "../comments/queries.js";
 import type { CoreDeps } from "../deps.js";
+import { checkNewAccountBrake } from "../spam/new-accounts.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
@@ -175,29 +177,15 @@ async function requirePost(deps: CoreDeps, viewer: Actor, id: string) {
   return post;
 }
 
-/** One post with its likers (public users) and its comments, oldest first, each with its author. */
-/** One page of a post's comments, oldest first; pages count from 1, the last by default. */
-export interface CommentsPage {
-  page?: number;
-  perPage: number;
-}
-
-/** Where a post's comments are paged: the page shown and how many pages there are. */
-export function commentsPageOf(commentsCount: number, request: CommentsPage) {
-  const pages = Math.max(1, Math.ceil(commentsCount / request.perPage));
-  const page = Math.min(request.page ?? pages, pages);
-  return { page, pages, offset: (page - 1) * request.perPage };
-}
-
 /**
- * A post with its likers and comments: all of them (the API's shape), or one page of comments, so
- * a post with thousands of comments costs a page what a post with a few does.
+ * A post with its likers and all its comments, oldest first (the API's shape); the post page asks
+ * for none and reads a page of comment threads instead (core/comments/threads.ts).
  */
 export async function getPost(
   deps: CoreDeps,
   viewer: Actor | undefined,
   id: string,
-  commentsPage?: CommentsPage,
+  withComments = true,
 ) {
   const row = isId(id)
     ? await selectPostSummaries(deps.db)
@@ -206,13 +194,6 @@ export async function getPost(
         .executeTakeFirst()
     : undefined;
   if (!row || !canSeePost(viewer, row)) throw notFound(postMessages.notFound);
-  const paging = commentsPage
-    ? commentsPageOf(Number(row.comments_count ?? 0), commentsPage)
-    : undefined;
-  const commentsQuery = selectComments(deps.db)
-    .where("comments.post_id", "=", id)
-    .orderBy("comments.created_at")
-    .orderBy("comments.id");
   const [likers, comments] = await Promise.all([
     deps.db
       .selectFrom("likes")
@@ -221,9 +202,13 @@ export async function getPost(
       .where("likes.post_id", "=", id)
       .orderBy("likes.created_at")
       .execute(),
-    paging && commentsPage
-      ? commentsQuery.limit(commentsPage.perPage).offset(paging.offset).execute()
-      : commentsQuery.execute(),
+    withComments
+      ? selectComments(deps.db)
+          .where("comments.post_id", "=", id)
+          .orderBy("comments.created_at")
+          .orderBy("comments.id")
+          .execute()
+      : [],
   ]);
   return presentPostDetail(
     deps,
@@ -298,6 +283,7 @@ export async function createPost(
   }
   const state = publishingColumns(deps, publishing.data);
   const status = state.status ?? "published";
+  await checkNewAccountBrake(deps, actor, "posts");
   const body = await bodyFor(deps, actor, parsed.data.description, "markdown");
   const category = await canonicalCategory(deps, parsed.data.category);
   const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal);
@@ -459,6 +445,13 @@ export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
     deps.db.transaction().execute(async (trx) => {
       const keys = await bodyImageKeysOfPost(trx, post.id);
       await trx.deleteFrom("posts").where("id", "=", post.id).execute();
+      if (actor.id !== post.user_id) {
+        await recordAudit(trx, deps, actor, "post.delete", {
+          kind: "post",
+          id: post.id,
+          summary: post.title,
+        });
+      }
       return keys;
     }),
   );

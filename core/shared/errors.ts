@@ -42,7 +42,8 @@ export const unauthenticated = (message = "Please log in") =>
   new DomainError("unauthenticated", message);
 export const forbidden = (message = "You are not allowed to do this") =>
   new DomainError("forbidden", message);
-export const notFound = (message: string) => new DomainError("not_found", message);
+export const notFound = (message: string, errors?: FieldErrors) =>
+  new DomainError("not_found", message, errors);
 export const conflict = (message: string) => new DomainError("conflict", message);
 export const tooLarge = (message = "File size is too large") =>
   new DomainError("too_large", message);

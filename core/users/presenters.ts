@@ -59,6 +59,7 @@ export function presentUserForAdmin(deps: Presenting, user: UsersTable) {
     bio: user.bio,
     isAdmin: user.is_admin === 1,
     isVerified: user.is_verified === 1,
+    suspended: user.suspended_at !== null,
     createdAt: user.created_at,
   };
 }

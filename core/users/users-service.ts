@@ -12,6 +12,7 @@ import {
   findUserByEmail,
   requestEmailChange,
 } from "../auth/auth-service.js";
+import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { bodyImageKeysOfUser } from "../posts/body-images.js";
@@ -245,6 +246,8 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
           .selectFrom("users")
           .select((eb) => eb.fn.countAll<number | string>().as("count"))
           .where("is_admin", "=", 1)
+          // A suspended admin cannot step in: only active ones count.
+          .where("suspended_at", "is", null)
           .executeTakeFirstOrThrow();
         if (Number(admins.count) <= 1) throw invalid(userMessages.lastAdmin);
       }
@@ -261,6 +264,13 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
         .where("post_id", "is", null)
         .execute();
       await trx.deleteFrom("users").where("id", "=", user.id).execute();
+      if (actor.id !== user.id) {
+        await recordAudit(trx, deps, actor, "user.delete", {
+          kind: "user",
+          id: user.id,
+          summary: user.username,
+        });
+      }
       return [user.photo_key, ...posts.map((post) => post.image_key), ...bodyImageKeys];
     }),
   );

@@ -26,6 +26,7 @@ export const limits = {
   // An allowance of its own: an article with a dozen pictures must leave room to publish it.
   bodyImage: perAddress("body-image", 60, 15),
   comment: perAddress("comment", 30, 5),
+  report: perAddress("report", 20, 15),
   like: perAddress("like", 120, 5),
   // Every edit renders the post's Markdown again (up to ~20 ms of CPU for the longest body).
   postEdit: perAddress("post-edit", 30, 5),

@@ -146,6 +146,7 @@ describe("GET /api/users/profile (the admin's user list)", () => {
       bio: "",
       isAdmin: false,
       isVerified: true,
+      suspended: false,
       profilePhoto: { url: server.app.deps.site.defaultAvatarUrl },
       createdAt: expect.any(String) as unknown,
     });

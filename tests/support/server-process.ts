@@ -26,6 +26,7 @@ export function startServerProcess(options: {
       HOST: "127.0.0.1",
       PUBLIC_URL: base,
       RATE_LIMITS: "off",
+      NEW_ACCOUNT_LIMITS: "off",
       LOG_LEVEL: "warn",
       ADMIN_EMAIL: PROCESS_ADMIN.email,
       ADMIN_PASSWORD: PROCESS_ADMIN.password,

@@ -89,6 +89,7 @@ export async function startTestServer(
     PORT: String(port),
     HOST: "127.0.0.1",
     RATE_LIMITS: "off",
+    NEW_ACCOUNT_LIMITS: "off",
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     // The address the browser tests open, so same-origin checks and absolute links agree.

@@ -3,6 +3,7 @@ import { deleteCategory } from "../../../core/categories/categories-service.js";
 import { deleteComment } from "../../../core/comments/comments-service.js";
 import { deletePost } from "../../../core/posts/posts-service.js";
 import type { Actor } from "../../../core/users/policies.js";
+import { setSuspended } from "../../../core/users/suspension.js";
 import { deleteUser } from "../../../core/users/users-service.js";
 import { attempt, fail, failure, formFields } from "../forms/action.server.js";
 import { requireAdmin } from "./guard.server.js";
@@ -18,9 +19,12 @@ const deleters = new Map<string, Deleter>([
   ["post", deletePost],
   ["category", deleteCategory],
   ["comment", deleteComment],
+  // Not deletes, but the same one-click row action of the users table.
+  ["suspend", (deps, actor, id) => setSuspended(deps, actor, id, { suspended: true })],
+  ["restore", (deps, actor, id) => setSuspended(deps, actor, id, { suspended: false })],
 ]);
 
-/** The dashboard tables' one action: delete the row named by `kind` and `id`. */
+/** The dashboard tables' row action: delete (or suspend, restore) the row named by `kind` and `id`. */
 export async function adminDelete(request: Request, context: AppLoadContext) {
   const viewer = requireAdmin(context);
   const { kind = "", id = "" } = await formFields(request);

@@ -19,6 +19,7 @@ import { publishingFields } from "./publishing.server.js";
 export type PostIntent =
   | "like"
   | "comment"
+  | "reply"
   | "edit-comment"
   | "delete-comment"
   | "edit-post"
@@ -37,6 +38,7 @@ const NOTICES: Partial<Record<PostIntent, string>> = {
 const LIMITS: Record<PostIntent, LimitName | undefined> = {
   like: "like",
   comment: "comment",
+  reply: "comment",
   "edit-comment": "comment",
   "delete-comment": undefined,
   "edit-post": "postEdit",
@@ -68,6 +70,9 @@ export async function postAction(request: Request, context: AppLoadContext, post
       case "comment":
         await createComment(deps, actor, { text: fields.text, postId });
         return { message: "Comment added" };
+      case "reply":
+        await createComment(deps, actor, { text: fields.text, postId, parentId: fields.parentId });
+        return { message: "Reply added" };
       case "edit-comment":
         return updateComment(deps, actor, fields.commentId ?? "", { text: fields.text });
       case "delete-comment":

@@ -13,6 +13,8 @@ const SECTIONS = [
   { to: "/admin-dashboard/posts-table", label: "Posts" },
   { to: "/admin-dashboard/categories-table", label: "Categories" },
   { to: "/admin-dashboard/comments-table", label: "Comments" },
+  { to: "/admin-dashboard/reports-table", label: "Reports" },
+  { to: "/admin-dashboard/audit-log", label: "Audit log" },
 ];
 
 export default function AdminLayout() {

@@ -1,4 +1,4 @@
-import { Link, useActionData } from "react-router";
+import { Form, Link, useActionData } from "react-router";
 import { listUsers } from "../../../core/users/users-service.js";
 import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
@@ -10,7 +10,11 @@ import type { Route } from "./+types/users-table";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { actor } = requireAdmin(context);
-  return { site: context.site, users: await listUsers(context.deps, actor) };
+  return {
+    site: context.site,
+    viewerId: actor.id,
+    users: await listUsers(context.deps, actor),
+  };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => adminDelete(request, context);
@@ -42,6 +46,7 @@ export default function UsersTable({ loaderData }: Route.ComponentProps) {
             loading="lazy"
           />
           {user.username}
+          {user.suspended ? <span className="tag">Suspended</span> : null}
         </span>,
         user.email,
       ]}
@@ -50,6 +55,15 @@ export default function UsersTable({ loaderData }: Route.ComponentProps) {
           <Link to={`/profile/${user._id}`} className="button button-small">
             View Profile
           </Link>
+          {user._id === loaderData.viewerId ? null : (
+            <Form method="post" className="inline-form">
+              <input type="hidden" name="kind" value={user.suspended ? "restore" : "suspend"} />
+              <input type="hidden" name="id" value={user._id} />
+              <button type="submit" className="button button-small">
+                {user.suspended ? "Restore" : "Suspend"}
+              </button>
+            </Form>
+          )}
           <ConfirmDelete
             what="user"
             label="Delete User"

@@ -11,6 +11,7 @@ import {
   setProfilePhoto,
   updateProfile,
 } from "../../../core/users/users-service.js";
+import { setSuspended } from "../../../core/users/suspension.js";
 import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
 import { clientLeft, readImageForm } from "../../plugins/uploads.js";
 import { readPageQuery } from "../query.js";
@@ -59,6 +60,11 @@ export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
       return setProfilePhoto(deps, actor, image, signal);
     },
   );
+
+  app.put<IdParams>("/api/users/suspend/:id", async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return setSuspended(deps, actor, request.params.id, request.body);
+  });
 
   app.delete<IdParams>("/api/users/profile/:id", async (request) => {
     const { actor } = await requireSignedIn(deps, request);

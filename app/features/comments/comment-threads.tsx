@@ -1,0 +1,140 @@
+import { useEffect, useRef } from "react";
+import { Form, useNavigation } from "react-router";
+import { CommentCreateSchema } from "../../../contract/content.js";
+import type { CommentThread } from "../../../core/comments/threads.js";
+import { shortDate } from "../../ui/format.js";
+import { TextAreaField } from "../forms/field.js";
+import { useClientValidation } from "../forms/form-state.js";
+import { CommentTools, type Result } from "../posts/post-interactions.js";
+import { ReportMenu } from "../reports/report-menu.js";
+import { CommentText } from "./comment-text.js";
+
+/** Replies shown before a thread folds the rest under "Show N more". */
+export const REPLIES_SHOWN = 3;
+
+type Comment = NonNullable<CommentThread["comment"]>;
+
+interface Viewing {
+  signedIn: boolean;
+  viewerId: string | undefined;
+  /** The comments the viewer may edit and delete (SPEC.md 6: only their author). */
+  editable: ReadonlySet<string>;
+  result: Result;
+}
+
+const ReplyTextSchema = CommentCreateSchema.pick({ text: true });
+
+/**
+ * The reply form, opened in place by its summary (a details element: no JavaScript needed). A
+ * reply to a reply joins the thread; the server addresses it "@name".
+ */
+function ReplyForm({ comment, result }: { comment: Comment; result: Result }) {
+  const { errors, onSubmit } = useClientValidation(ReplyTextSchema, undefined);
+  const busy = useNavigation().state === "submitting";
+  const id = `reply-${comment._id}`;
+  const details = useRef<HTMLDetailsElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // A reply that went through folds the open reply forms again (each answer is a new object).
+  useEffect(() => {
+    if (result?.ok === true && result.intent === "reply" && details.current) {
+      details.current.open = false;
+      form.current?.reset();
+    }
+  }, [result]);
+  return (
+    <details className="reply-toggle" ref={details}>
+      <summary>Reply</summary>
+      <Form method="post" noValidate onSubmit={onSubmit} className="form reply-form" ref={form}>
+        <input type="hidden" name="intent" value="reply" />
+        <input type="hidden" name="parentId" value={comment._id} />
+        <TextAreaField
+          label={`Reply to ${comment.userName}`}
+          name="text"
+          id={`${id}-text`}
+          rows={2}
+          error={errors.text}
+        />
+        <button type="submit" className="button button-small" disabled={busy}>
+          Send reply
+        </button>
+      </Form>
+    </details>
+  );
+}
+
+function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing }) {
+  return (
+    <article className="comment" aria-label={`Comment by ${comment.userName}`}>
+      <div className="byline">
+        <img
+          src={comment.user.profilePhoto.url}
+          alt=""
+          width="28"
+          height="28"
+          className="avatar"
+          loading="lazy"
+        />
+        <strong>{comment.userName}</strong>
+        <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
+        {viewing.editable.has(comment._id) ? (
+          <CommentTools commentId={comment._id} text={comment.text} result={viewing.result} />
+        ) : null}
+      </div>
+      <p>
+        <CommentText text={comment.text} />
+      </p>
+      {viewing.signedIn ? (
+        <div className="comment-actions">
+          <ReplyForm comment={comment} result={viewing.result} />
+          {comment.user._id === viewing.viewerId ? null : (
+            <ReportMenu target={{ commentId: comment._id }} what="comment" />
+          )}
+        </div>
+      ) : null}
+    </article>
+  );
+}
+
+function ReplyList({ replies, viewing }: { replies: Comment[]; viewing: Viewing }) {
+  return (
+    <ul className="reply-list">
+      {replies.map((reply) => (
+        <li key={reply._id}>
+          <CommentItem comment={reply} viewing={viewing} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * A post's conversations: each first comment (or "This comment was deleted" where it was) and its
+ * replies, the first three shown and the rest folded under "Show N more".
+ */
+export function CommentThreads(props: { threads: CommentThread[] } & Viewing) {
+  const viewing: Viewing = props;
+  return (
+    <ul className="comment-list">
+      {props.threads.map((thread) => {
+        const shown = thread.replies.slice(0, REPLIES_SHOWN);
+        const folded = thread.replies.slice(REPLIES_SHOWN);
+        return (
+          <li key={thread.id} className="comment-thread">
+            {thread.comment ? (
+              <CommentItem comment={thread.comment} viewing={viewing} />
+            ) : (
+              <p className="comment comment-deleted">This comment was deleted</p>
+            )}
+            {shown.length > 0 ? <ReplyList replies={shown} viewing={viewing} /> : null}
+            {folded.length > 0 ? (
+              <details className="more-replies">
+                <summary>Show {folded.length} more</summary>
+                <ReplyList replies={folded} viewing={viewing} />
+              </details>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,155 @@
+import { Form, Link, useActionData } from "react-router";
+import { decideReport, listReports } from "../../../core/reports/reports-service.js";
+import { PAGE_SIZE } from "../../../contract/limits.js";
+import { requireAdmin } from "../../features/admin/guard.server.js";
+import { attempt, fail, formFields } from "../../features/forms/action.server.js";
+import { pageMeta } from "../../meta.js";
+import { shortDate } from "../../ui/format.js";
+import { useToastOn } from "../../ui/toasts.js";
+import type { Route } from "./+types/reports-table";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { actor } = requireAdmin(context);
+  const search = new URL(request.url).searchParams;
+  const status = search.get("status") === "closed" ? "closed" : "open";
+  const page = /^[1-9]\d{0,8}$/.test(search.get("page") ?? "") ? (search.get("page") ?? "1") : "1";
+  return {
+    site: context.site,
+    status,
+    page: Number(page),
+    groups: await listReports(context.deps, actor, { status, pageNumber: page }),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { actor } = requireAdmin(context);
+  const { id = "", action = "" } = await formFields(request);
+  const result = await attempt(() => decideReport(context.deps, actor, id, { action }));
+  return result.ok ? { ok: true, message: result.value.message, errors: {} } : fail(result);
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  pageMeta(loaderData.site, {
+    title: "Reports",
+    description: "What members reported.",
+    path: "/admin-dashboard/reports-table",
+  });
+
+type Group = Route.ComponentProps["loaderData"]["groups"][number];
+
+const DECISIONS = { dismiss: "Dismissed", remove: "Removed", suspend: "Author suspended" };
+
+/** Where the reported thing can be seen (a comment on its post's page is not addressable alone). */
+function TargetLink({ target }: { target: Group["target"] }) {
+  if (target.kind === "post")
+    return <Link to={`/posts/details/${target._id}`}>{target.summary}</Link>;
+  if (target.kind === "user") return <Link to={`/profile/${target._id}`}>{target.summary}</Link>;
+  return <q>{target.summary}</q>;
+}
+
+function Decide({ group, action, label }: { group: Group; action: string; label: string }) {
+  return (
+    <Form method="post" className="inline-form">
+      <input type="hidden" name="id" value={group._id} />
+      <input type="hidden" name="action" value={action} />
+      <button
+        type="submit"
+        className={`button button-small${action === "dismiss" ? "" : " button-danger"}`}
+      >
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+/** The moderation queue: open reports grouped by target with one-click decisions; closed ones kept. */
+export default function ReportsTable({ loaderData }: Route.ComponentProps) {
+  useToastOn(useActionData<typeof action>());
+  const { groups, status, page } = loaderData;
+  const other = status === "open" ? "closed" : "open";
+  return (
+    <>
+      <h1 className="page-title">Reports</h1>
+      <p>
+        {status === "open" ? "Open reports" : "Closed reports"} ·{" "}
+        <Link to={`/admin-dashboard/reports-table?status=${other}`}>
+          {other === "open" ? "Open reports" : "Closed reports"}
+        </Link>
+      </p>
+      {groups.length === 0 ? (
+        <p className="empty">No Reports Were Found</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Reported</th>
+                <th scope="col">By</th>
+                <th scope="col">Reports</th>
+                <th scope="col">Reasons</th>
+                <th scope="col">{status === "open" ? "Action" : "Decision"}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {groups.map((group) => (
+                <tr key={group._id}>
+                  <td>
+                    {group.target.kind}: <TargetLink target={group.target} />
+                  </td>
+                  <td>{group.target.user?.username ?? ""}</td>
+                  <td>{group.count}</td>
+                  <td>
+                    <ul className="report-reasons">
+                      {group.reports.map((report) => (
+                        <li key={report._id}>
+                          {report.reason}
+                          {report.note ? `: ${report.note}` : ""} ({report.reporter.username})
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td>
+                    {status === "open" ? (
+                      <div className="row-actions">
+                        <Decide group={group} action="dismiss" label="Dismiss" />
+                        {group.target.kind === "user" ? null : (
+                          <Decide group={group} action="remove" label="Remove" />
+                        )}
+                        <Decide group={group} action="suspend" label="Suspend author" />
+                      </div>
+                    ) : (
+                      <>
+                        {group.decision ? DECISIONS[group.decision] : ""} by{" "}
+                        {group.decidedBy?.username ?? ""}
+                        {group.decidedAt ? (
+                          <>
+                            {" "}
+                            on <time dateTime={group.decidedAt}>{shortDate(group.decidedAt)}</time>
+                          </>
+                        ) : null}
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {groups.length > 0 || page > 1 ? (
+        <nav className="pager" aria-label="Report pages">
+          {page > 1 ? (
+            <Link to={`/admin-dashboard/reports-table?status=${status}&page=${String(page - 1)}`}>
+              Newer
+            </Link>
+          ) : null}{" "}
+          {groups.length === PAGE_SIZE ? (
+            <Link to={`/admin-dashboard/reports-table?status=${status}&page=${String(page + 1)}`}>
+              Older
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </>
+  );
+}

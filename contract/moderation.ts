@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+/** Inputs of the moderation calls (DESIGN.md 9, "Conversations and moderation"). */
+export const moderationMessages = {
+  suspendedRequired: "suspended must be true or false",
+} as const;
+
+const m = moderationMessages;
+
+/** `PUT /api/users/suspend/:id`. */
+export const SuspendSchema = z.object({
+  suspended: z.boolean({ error: m.suspendedRequired }),
+});
+
+export const REPORT_REASONS = ["spam", "harassment", "other"] as const;
+export const REPORT_ACTIONS = ["dismiss", "remove", "suspend"] as const;
+export const REPORT_NOTE_MAX = 500;
+
+export const reportMessages = {
+  targetRequired: "Report exactly one of postId, commentId or userId",
+  reasonInvalid: "Reason must be spam, harassment or other",
+  noteTooLong: `Note must be at most ${String(REPORT_NOTE_MAX)} characters long`,
+  actionInvalid: "Action must be dismiss, remove or suspend",
+  statusInvalid: "Status must be open or closed",
+} as const;
+
+const r = reportMessages;
+const targetId = z.string({ error: r.targetRequired }).trim().min(1, r.targetRequired).optional();
+
+/** `POST /api/reports`: exactly one target, a reason, and an optional note. */
+export const ReportCreateSchema = z
+  .object({
+    postId: targetId,
+    commentId: targetId,
+    userId: targetId,
+    reason: z.enum(REPORT_REASONS, { error: r.reasonInvalid }),
+    note: z.string({ error: r.noteTooLong }).trim().max(REPORT_NOTE_MAX, r.noteTooLong).optional(),
+  })
+  .refine(
+    (input) =>
+      [input.postId, input.commentId, input.userId].filter((id) => id !== undefined).length === 1,
+    { error: r.targetRequired, path: ["target"] },
+  );
+export type ReportCreateInput = z.infer<typeof ReportCreateSchema>;
+
+/** `PUT /api/reports/:id`. */
+export const ReportDecisionSchema = z.object({
+  action: z.enum(REPORT_ACTIONS, { error: r.actionInvalid }),
+});
+
+/** `GET /api/reports?status=open|closed&pageNumber=n`. */
+export const ReportListQuerySchema = z.object({
+  status: z.enum(["open", "closed"], { error: r.statusInvalid }).default("open"),
+  pageNumber: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, "pageNumber must be a whole number from 1")
+    .transform(Number)
+    .default(1),
+});

@@ -1,0 +1,51 @@
+import type { CoreDeps } from "../deps.js";
+import { DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
+import { tooManyAttempts } from "../shared/errors.js";
+import type { Actor } from "../users/policies.js";
+
+/**
+ * What an account may write per hour during its first day (decision 013): fewer than the regular
+ * per-address limits allow, so a fresh sign-up cannot flood the site before anyone looks.
+ */
+export const NEW_ACCOUNT_LIMITS = { posts: 3, comments: 10 } as const;
+
+export const NEW_ACCOUNT_MS = DAY_MS;
+
+const messages = {
+  posts: `New accounts may publish ${String(NEW_ACCOUNT_LIMITS.posts)} posts an hour, please try again later`,
+  comments: `New accounts may write ${String(NEW_ACCOUNT_LIMITS.comments)} comments an hour, please try again later`,
+} as const;
+
+/**
+ * Throws 429 when an account in its first day has written its hourly allowance of posts or
+ * comments. Off with `NEW_ACCOUNT_LIMITS=off` (test suites that write a lot with fresh accounts).
+ */
+export async function checkNewAccountBrake(
+  deps: CoreDeps,
+  actor: Actor,
+  kind: "posts" | "comments",
+) {
+  if (!deps.newAccountBrakes || actor.isAdmin) return;
+  const now = deps.clock().getTime();
+  const account = await deps.db
+    .selectFrom("users")
+    .select("created_at")
+    .where("id", "=", actor.id)
+    .executeTakeFirst();
+  if (!account || now - Date.parse(account.created_at) >= NEW_ACCOUNT_MS) return;
+  const recent = await deps.db
+    .selectFrom(kind)
+    .select("created_at")
+    .where("user_id", "=", actor.id)
+    .where("created_at", ">", iso(new Date(now - HOUR_MS)))
+    .orderBy("created_at")
+    .execute();
+  const [oldest] = recent;
+  if (oldest && recent.length >= NEW_ACCOUNT_LIMITS[kind]) {
+    const retryAfter = Math.max(
+      1,
+      Math.ceil((Date.parse(oldest.created_at) + HOUR_MS - now) / 1000),
+    );
+    throw tooManyAttempts(messages[kind], retryAfter);
+  }
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from "fastify";
+import type { CoreDeps } from "../../../core/deps.js";
+import { createReport, decideReport, listReports } from "../../../core/reports/reports-service.js";
+import { requireSignedIn } from "../../plugins/auth.js";
+import { limits } from "../rate-limits.js";
+
+type IdParams = { Params: { id: string } };
+
+export function reportRoutes(app: FastifyInstance, deps: CoreDeps) {
+  app.post("/api/reports", { config: limits.report }, async (request, reply) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return reply.status(201).send(await createReport(deps, actor, request.body));
+  });
+
+  app.get("/api/reports", async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return listReports(deps, actor, request.query);
+  });
+
+  app.put<IdParams>("/api/reports/:id", async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return decideReport(deps, actor, request.params.id, request.body);
+  });
+}
