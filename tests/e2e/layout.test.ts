@@ -4,8 +4,15 @@ import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { expectNoProblems, launchBrowser, openSite, shows, signIn } from "./browser.js";
-import { overflowOf, overflowsOf, SCREENS } from "./measure.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+} from "./browser.js";
+import { backgrounds, cellFits, isRed, overflowOf, overflowsOf, SCREENS } from "./measure.js";
 
 let server: TestServer;
 let browser: Browser;
@@ -78,6 +85,45 @@ describe("long words and links in what people write", () => {
           await overflowOf(page.getByRole("navigation", { name: "Side menu" })),
         ).toBeLessThanOrEqual(1);
       }
+      expectNoProblems(site);
+      await site.context.close();
+    });
+  }
+});
+
+describe("buttons say what they do", () => {
+  for (const screen of SCREENS) {
+    it(`a delete looks dangerous, Cancel secondary, and table actions fit their cells (${screen.name})`, async () => {
+      const site = await openSite(browser, server.config.publicUrl);
+      await signIn(site, server.config.publicUrl, admin.token);
+      const { page } = site;
+      await page.setViewportSize(screen.size);
+      for (const table of ["users-table", "posts-table", "categories-table", "comments-table"]) {
+        await page.goto(`/admin-dashboard/${table}`);
+        const actions = page.getByRole("row").locator("td:last-child").getByRole("button");
+        await shows(actions);
+        const fits = await cellFits(page.getByRole("row").locator("td:last-child :is(a, button)"));
+        expect(fits.length, table).toBeGreaterThan(0);
+        expect(new Set(fits), table).toEqual(new Set(["fits"]));
+        for (const color of await backgrounds(actions)) {
+          expect(isRed(color), `${table}: ${color}`).toBe(true);
+        }
+      }
+      // The users table's View Profile is not a delete: it does not look like one.
+      await page.goto("/admin-dashboard/users-table");
+      const [view] = await backgrounds(page.getByRole("link", { name: "View Profile" }));
+      expect(isRed(view)).toBe(false);
+
+      await page.getByRole("row").filter({ hasText: writer.email }).getByRole("button").click();
+      const dialog = page.getByRole("dialog");
+      await shows(dialog.getByRole("heading", { name: "Are you sure?" }));
+      const [ok] = await backgrounds(dialog.getByRole("button", { name: "OK" }));
+      const [cancel] = await backgrounds(dialog.getByRole("button", { name: "Cancel" }));
+      expect(isRed(ok)).toBe(true);
+      expect(isRed(cancel)).toBe(false);
+      expect(cancel).not.toBe(ok);
+      await expectAccessible(page);
+      await dialog.getByRole("button", { name: "Cancel" }).click();
       expectNoProblems(site);
       await site.context.close();
     });
