@@ -9,6 +9,7 @@ import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, imageForm, limited } from "../features/forms/action.server.js";
 import { Field, SelectField, TextAreaField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
+import { useSingleSubmit } from "../features/forms/form-state.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -55,6 +56,9 @@ function checkForm(form: HTMLFormElement): FieldErrors {
 export default function CreatePost({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
+  // Created: the page goes home in a moment, and the same post must not be sent again meanwhile.
+  const created = result?.ok === true;
+  const once = useSingleSubmit(busy);
   const navigate = useNavigate();
   const [clientErrors, setClientErrors] = useState<FieldErrors | undefined>();
   const errors: FieldErrors = clientErrors ?? result?.errors ?? {};
@@ -78,9 +82,14 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
         noValidate
         className="card form"
         onSubmit={(event) => {
+          if (created || once.pending()) {
+            event.preventDefault();
+            return;
+          }
           const found = checkForm(event.currentTarget);
           setClientErrors(Object.keys(found).length > 0 ? found : undefined);
           if (Object.keys(found).length > 0) event.preventDefault();
+          else once.start();
         }}
       >
         <Field label="Post Title" name="title" error={errors.title} />
@@ -100,9 +109,9 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
           rows={8}
           error={errors.description}
         />
-        <ImageInput label="Post Image" error={errors.image} />
+        <ImageInput label="Post Image" error={errors.image} maxBytes={IMAGE_CREATE_MAX_BYTES} />
         <FormAlert result={result} />
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" disabled={busy || created}>
           {busy ? "Creating…" : "Create"}
         </button>
         {result?.ok ? (

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { z } from "zod";
 import { parseWith, type FieldErrors } from "../../../contract/validation.js";
 
@@ -26,4 +26,21 @@ export function useClientValidation(schema: z.ZodType, serverErrors: FieldErrors
     }
   };
   return { errors: clientErrors ?? serverErrors ?? {}, onSubmit };
+}
+
+/**
+ * Lets one submit of a form through until `busy` (its navigation) ends: a quick second click can
+ * land before the disabled button has rendered.
+ */
+export function useSingleSubmit(busy: boolean) {
+  const sending = useRef(false);
+  useEffect(() => {
+    if (!busy) sending.current = false;
+  }, [busy]);
+  return {
+    pending: () => sending.current,
+    start: () => {
+      sending.current = true;
+    },
+  };
 }
