@@ -13,7 +13,7 @@ import {
   shows,
   signIn,
 } from "./browser.js";
-import { SCREENS } from "./measure.js";
+import { SCREENS, textLefts } from "./measure.js";
 
 let server: TestServer;
 let browser: Browser;
@@ -144,4 +144,57 @@ describe("the create-post form", () => {
       await site.context.close();
     });
   }
+});
+
+describe("a refused form says why beside itself", () => {
+  for (const screen of SCREENS) {
+    it(`on sign-in and sign-up, and the profile dialog lines up (${screen.name})`, async () => {
+      const site = await openSite(browser, server.config.publicUrl);
+      const { page } = site;
+      await page.setViewportSize(screen.size);
+      const formOf = (button: string) =>
+        page.locator("form").filter({ has: page.getByRole("button", { name: button }) });
+
+      await page.goto("/login");
+      await page.getByLabel("Email").fill(member.email);
+      await page.getByLabel("Password").fill("Wrong!pass1");
+      await page.getByRole("button", { name: "Login" }).click();
+      await shows(formOf("Login").getByRole("alert").getByText("Invalid email or password"));
+      await expectAccessible(page);
+
+      await page.goto("/register");
+      await page.getByLabel("Username").fill("another");
+      await page.getByLabel("Email").fill(member.email);
+      await page.getByLabel("Password").fill("J0hnny!pass");
+      await page.getByRole("button", { name: "Register" }).click();
+      await shows(formOf("Register").getByRole("alert").getByText("User already exists"));
+
+      await signIn(site, server.config.publicUrl, member.token);
+      await page.goto(`/profile/${member.id}`);
+      await page.getByRole("button", { name: "Update Profile" }).click();
+      const dialog = page.getByRole("dialog", { name: "Update Your Profile" });
+      await dialog.getByLabel("Username").fill("");
+      await dialog.getByRole("button", { name: "Update Profile" }).click();
+      await shows(dialog.getByText("Username is required"));
+      const [inputLeft] = await textLefts(dialog.getByLabel("Username"));
+      for (const selector of ["form > .field > label", "form > .field > p"]) {
+        for (const left of await textLefts(dialog.locator(selector))) {
+          expect(Math.abs(left - (inputLeft ?? 0)), selector).toBeLessThanOrEqual(2);
+        }
+      }
+      expectNoProblems(site);
+      await site.context.close();
+    });
+  }
+
+  it("without JavaScript, in the page the server answers", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const { page } = site;
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(member.email);
+    await page.getByLabel("Password").fill("Wrong!pass1");
+    await page.getByRole("button", { name: "Login" }).click();
+    await shows(page.getByRole("alert").getByText("Invalid email or password"));
+    await site.context.close();
+  });
 });
