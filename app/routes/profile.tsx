@@ -1,4 +1,4 @@
-import { data, redirect, useActionData } from "react-router";
+import { data, Link, redirect, useActionData } from "react-router";
 import { PAGE_SIZE } from "../../contract/limits.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
@@ -20,11 +20,12 @@ import { pageFrom, Pager } from "../features/posts/pager.js";
 import { NoPosts, PostGrid } from "../features/posts/post-card.js";
 import { SocialLinks } from "../features/users/social-links.js";
 import { pageMeta } from "../meta.js";
+import { EditIcon } from "../ui/icons.js";
 import type { LimitName } from "../context.js";
 import type { Route } from "./+types/profile";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const viewer = requireViewer(context);
+  const viewer = requireViewer(context, `/profile/${encodeURIComponent(params.id)}`);
   const page = pageFrom(request.url);
   try {
     const profile = await getProfile(context.deps, viewer.actor, params.id, { withPosts: false });
@@ -131,6 +132,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         ) : null}
         {isOwner ? (
           <div className="owner-tools">
+            <Link to="/posts/create-post" className="button button-small">
+              <EditIcon /> Write a post
+            </Link>
             <PhotoUpload result={result} />
             <EditProfile profile={profile} result={result} key={profile.username + profile.bio} />
             <DeleteProfile />

@@ -113,6 +113,10 @@ export function Header(props: {
                 <li>
                   <Link to={`/profile/${user._id}`}>Profile</Link>
                 </li>
+                {/* Every member writes (SPEC.md 1); the nav's Create link stays the admin's. */}
+                <li>
+                  <Link to="/posts/create-post">Write a post</Link>
+                </li>
                 <li>
                   <Form method="post" action="/logout">
                     <button type="submit" className="link-button">
