@@ -210,7 +210,7 @@ const SHARED_PAGES: readonly { path: RegExp; reads: readonly string[] }[] = [
   { path: /^\/profile\/[^/]+$/, reads: ["page"] },
   { path: /^\/login$/, reads: ["next"] },
   {
-    path: /^\/(?:register|forgot-password|email-sent|password-reset-successfully)$/,
+    path: /^\/(?:register|forgot-password|email-sent|password-reset-successfully|menu)$/,
     reads: [],
   },
 ];

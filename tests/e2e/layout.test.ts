@@ -129,3 +129,51 @@ describe("buttons say what they do", () => {
     });
   }
 });
+
+describe("the menu on a phone without JavaScript", () => {
+  it("opens as a page, from which every category and the account are reachable", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const { page } = site;
+    await page.setViewportSize(SCREENS[1].size);
+    await page.goto("/posts");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await page.waitForURL("**/menu");
+    const menu = page.getByRole("navigation", { name: "Menu" });
+    for (const entry of ["Home", "Posts"]) await shows(menu.getByRole("link", { name: entry }));
+    expect(await menu.getByRole("link", { name: "Profile" }).count()).toBe(0);
+    expect(await overflowsOf(page)).toEqual([]);
+    await menu.getByRole("link", { name: categoryTitle }).click();
+    await page.waitForURL("**/posts/categories/**");
+    await shows(page.getByRole("heading", { name: categoryTitle, level: 1 }));
+
+    // A session of its own: Log Out below ends it.
+    const reader = await buildUser(server, client(server.url));
+    await signIn(site, server.config.publicUrl, reader.token);
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await shows(menu.getByRole("link", { name: "Profile" }));
+    expect(await menu.getByRole("link", { name: "Dashboard" }).count()).toBe(0);
+    await menu.getByRole("button", { name: "Log Out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await shows(page.getByRole("link", { name: "Login" }));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("is the same page, accessible, for a reader with JavaScript", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    await signIn(site, server.config.publicUrl, admin.token);
+    const { page } = site;
+    await page.goto("/menu");
+    const menu = page.getByRole("navigation", { name: "Menu" });
+    for (const entry of ["Home", "Posts", "Create Post", "Dashboard", "Profile"]) {
+      await shows(menu.getByRole("link", { name: entry }));
+    }
+    await expectAccessible(page);
+    // The button itself opens the panel in place.
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await shows(page.getByRole("navigation", { name: "Side menu" }));
+    expect(new URL(page.url()).pathname).toBe("/menu");
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});

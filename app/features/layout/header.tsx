@@ -54,14 +54,24 @@ export function Header(props: {
         </div>
       </div>
       <div className="container navbar">
-        <button
-          type="button"
+        {/* A link to the menu page, so the menu works without JavaScript; with it, the panel. */}
+        <Link
+          to="/menu"
+          role="button"
           className="icon-button menu-button"
-          onClick={props.onOpenMenu}
           aria-label="Open menu"
+          onClick={(event) => {
+            event.preventDefault();
+            props.onOpenMenu();
+          }}
+          onKeyDown={(event) => {
+            if (event.key !== " ") return;
+            event.preventDefault();
+            props.onOpenMenu();
+          }}
         >
           <MenuIcon />
-        </button>
+        </Link>
         <Link to="/" className="brand">
           <BlogIcon /> {site.title}
         </Link>
