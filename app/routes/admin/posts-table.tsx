@@ -1,7 +1,8 @@
 import { Link, useActionData } from "react-router";
-import { listPosts } from "../../../core/posts/posts-service.js";
+import { countPosts, listPosts } from "../../../core/posts/posts-service.js";
 import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
+import { ADMIN_ROWS_PER_PAGE, pagingOf, tablePage } from "../../features/admin/paging.js";
 import { AdminTable } from "../../features/admin/table.js";
 import { postPath } from "../../features/posts/post-card.js";
 import { pageMeta } from "../../meta.js";
@@ -9,9 +10,16 @@ import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/posts-table";
 
-export async function loader({ context }: Route.LoaderArgs) {
+const PATH = "/admin-dashboard/posts-table";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   requireAdmin(context);
-  return { site: context.site, posts: await listPosts(context.deps, {}) };
+  const { page } = tablePage(request);
+  const [posts, total] = await Promise.all([
+    listPosts(context.deps, {}, page, ADMIN_ROWS_PER_PAGE),
+    countPosts(context.deps),
+  ]);
+  return { site: context.site, posts, paging: pagingOf(page, total, PATH) };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => adminDelete(request, context);
@@ -20,7 +28,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, {
     title: "Posts",
     description: "All posts.",
-    path: "/admin-dashboard/posts-table",
+    path: PATH,
   });
 
 export default function PostsTable({ loaderData }: Route.ComponentProps) {
@@ -30,6 +38,7 @@ export default function PostsTable({ loaderData }: Route.ComponentProps) {
       title="Posts"
       columns={["User", "Post Title"]}
       rows={loaderData.posts}
+      paging={loaderData.paging}
       empty="No Posts Were Found"
       rowKey={(post) => post._id}
       cells={(post) => [post.user.username, post.title]}

@@ -1,16 +1,29 @@
 import { Link, useActionData } from "react-router";
-import { listUsers } from "../../../core/users/users-service.js";
+import { countUsers, listUsers } from "../../../core/users/users-service.js";
 import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
+import { pagingOf, tablePage } from "../../features/admin/paging.js";
 import { AdminTable } from "../../features/admin/table.js";
 import { pageMeta } from "../../meta.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/users-table";
 
-export async function loader({ context }: Route.LoaderArgs) {
+const PATH = "/admin-dashboard/users-table";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { actor } = requireAdmin(context);
-  return { site: context.site, users: await listUsers(context.deps, actor) };
+  const { page, rows } = tablePage(request);
+  const [users, total] = await Promise.all([
+    listUsers(context.deps, actor, rows),
+    countUsers(context.deps, actor),
+  ]);
+  return {
+    site: context.site,
+    users,
+    paging: pagingOf(page, total.userCount, PATH),
+    viewerId: actor.id,
+  };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => adminDelete(request, context);
@@ -19,7 +32,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, {
     title: "Users",
     description: "All users.",
-    path: "/admin-dashboard/users-table",
+    path: PATH,
   });
 
 export default function UsersTable({ loaderData }: Route.ComponentProps) {
@@ -29,6 +42,7 @@ export default function UsersTable({ loaderData }: Route.ComponentProps) {
       title="Users"
       columns={["User", "Email"]}
       rows={loaderData.users}
+      paging={loaderData.paging}
       empty="No Users Were Found"
       rowKey={(user) => user._id}
       cells={(user) => [
@@ -50,12 +64,15 @@ export default function UsersTable({ loaderData }: Route.ComponentProps) {
           <Link to={`/profile/${user._id}`} className="button button-small">
             View Profile
           </Link>
-          <ConfirmDelete
-            what="user"
-            label="Delete User"
-            fields={{ kind: "user", id: user._id }}
-            className="button button-small button-danger"
-          />
+          {/* The admin's own account is not deleted from here. */}
+          {user._id === loaderData.viewerId ? null : (
+            <ConfirmDelete
+              what="user"
+              label="Delete User"
+              fields={{ kind: "user", id: user._id }}
+              className="button button-small button-danger"
+            />
+          )}
         </>
       )}
     />
