@@ -139,7 +139,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         sizes="(min-width: 900px) 860px, 100vw"
         width="1200"
         height="675"
-        alt=""
+        alt={post.title}
         fetchPriority="high"
       />
       {editable ? (
@@ -180,6 +180,9 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           <p className="muted">No Comments Yet! Be the first one.</p>
         ) : (
           <>
+            <h3 className="comment-count">
+              {post.commentsCount} {post.commentsCount === 1 ? "Comment" : "Comments"}
+            </h3>
             <ul className="comment-list">
               {post.comments.map((comment) => (
                 <li key={comment._id} className="comment">
@@ -192,7 +195,9 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
                       className="avatar"
                       loading="lazy"
                     />
-                    <strong>{comment.userName}</strong>
+                    <Link to={`/profile/${comment.user._id}`} className="comment-author">
+                      {comment.userName}
+                    </Link>
                     <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
                     {editableComments.has(comment._id) ? (
                       <CommentTools commentId={comment._id} text={comment.text} result={result} />
