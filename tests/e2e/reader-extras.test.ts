@@ -32,6 +32,17 @@ beforeAll(async () => {
   postId = (await addPost(api, author, { title: TITLE, category: "Travel" }))._id;
   await addComment(api, commenter, postId, "Seen from the ferry.");
   await addComment(api, author, postId, "A fine view.");
+  const profile = await api.put(
+    `/api/users/profile/${author.id}`,
+    {
+      username: author.username,
+      email: author.email,
+      bio: "Keeps the light on the point.",
+      socialMedia: [{ name: "github", url: "https://github.com/keeper" }],
+    },
+    { token: author.token },
+  );
+  expect(profile.status, profile.text).toBe(200);
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -41,7 +52,7 @@ afterAll(async () => {
 
 describe("what readers expect from a post page", () => {
   for (const screen of SCREENS) {
-    it(`names its cover, counts its comments and links their authors (${screen.name})`, async () => {
+    it(`names its cover, presents its author, counts its comments and links their authors (${screen.name})`, async () => {
       const site = await openSite(browser, server.config.publicUrl);
       await signIn(site, server.config.publicUrl, author.token);
       const { page } = site;
@@ -58,6 +69,12 @@ describe("what readers expect from a post page", () => {
       await page.goto(`/posts/details/${postId}`);
       await shows(page.getByRole("img", { name: TITLE }));
       await shows(page.getByRole("heading", { name: "2 Comments" }));
+      const box = page.getByRole("complementary", { name: "About the author" });
+      await shows(box.getByText("Keeps the light on the point."));
+      await shows(box.getByRole("link", { name: "github" }));
+      expect(await box.getByRole("link", { name: "keeper" }).getAttribute("href")).toBe(
+        `/profile/${author.id}`,
+      );
       await expectAccessible(page);
       await page.getByRole("listitem").getByRole("link", { name: "sailor" }).click();
       await page.waitForURL(`**/profile/${commenter.id}`);
