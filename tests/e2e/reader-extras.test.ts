@@ -1,7 +1,10 @@
 import type { Browser } from "playwright-core";
+import { rm } from "node:fs/promises";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client } from "../support/http.js";
+import { filesOfImage } from "../support/images.js";
 import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
@@ -12,13 +15,27 @@ import {
   shows,
   signIn,
 } from "./browser.js";
-import { SCREENS } from "./measure.js";
+import { backgrounds, SCREENS } from "./measure.js";
 
 let server: TestServer;
 let browser: Browser;
 let author: TestUser;
 let commenter: TestUser;
 let postId: string;
+let lostImagePostId: string | undefined;
+
+/** A post whose stored image is gone (a lost disk, a half-restored backup), made once. */
+async function postWithLostImage() {
+  if (lostImagePostId) return lostImagePostId;
+  const lost = await addPost(client(server.url), author, {
+    title: "A lost picture",
+    category: "Travel",
+  });
+  const uploads = path.join(server.dataDir, "uploads");
+  for (const file of await filesOfImage(server, lost.image.url)) await rm(path.join(uploads, file));
+  lostImagePostId = lost._id;
+  return lost._id;
+}
 
 const TITLE = "Lighthouses of the north";
 
@@ -102,4 +119,36 @@ describe("what readers expect from a post page", () => {
     expectNoProblems(site);
     await site.context.close();
   });
+
+  for (const screen of SCREENS) {
+    it(`keeps a missing cover's frame, tinted and titled (${screen.name})`, async () => {
+      const lostId = await postWithLostImage();
+      const site = await openSite(browser, server.config.publicUrl);
+      const { page } = site;
+      await page.setViewportSize(screen.size);
+      for (const path of ["/", `/posts/details/${lostId}`]) {
+        await page.goto(path);
+        // The card's picture sits in a link hidden from screen readers (its title link is not).
+        const cover = page.locator('img[alt="A lost picture"]').first();
+        await expect
+          .poll(() =>
+            cover.evaluate((image) => (image as unknown as { complete: boolean }).complete),
+          )
+          .toBe(true);
+        expect(
+          await cover.evaluate(
+            (image) => (image as unknown as { naturalWidth: number }).naturalWidth,
+          ),
+        ).toBe(0);
+        const box = await cover.boundingBox();
+        // Its 16:9 frame stays, so the page does not jump and the card keeps its shape.
+        expect(Math.abs((box?.width ?? 0) / (box?.height ?? 1) - 16 / 9)).toBeLessThan(0.05);
+        const [background] = await backgrounds(cover);
+        expect(background).not.toBe("rgba(0, 0, 0, 0)");
+      }
+      // The missing files answer 404, as they should; nothing else may go wrong.
+      expect(site.problems.filter((problem) => !problem.startsWith("404 for GET"))).toEqual([]);
+      await site.context.close();
+    });
+  }
 });
