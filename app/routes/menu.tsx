@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import { MenuLinks } from "../features/layout/side-menu.js";
+import { MenuLinks } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import type { loader as rootLoader } from "../root.js";
 import type { Route } from "./+types/menu";

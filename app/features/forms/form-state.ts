@@ -44,3 +44,20 @@ export function useSingleSubmit(busy: boolean) {
     },
   };
 }
+
+/** An object URL showing a chosen file, released when the file changes or the form goes. */
+export function useFilePreview(file: File | undefined) {
+  const [url, setUrl] = useState<string | undefined>();
+  useEffect(() => {
+    if (!file) {
+      setUrl(undefined);
+      return;
+    }
+    const made = URL.createObjectURL(file);
+    setUrl(made);
+    return () => {
+      URL.revokeObjectURL(made);
+    };
+  }, [file]);
+  return url;
+}

@@ -1,22 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { imageFileError } from "../../../contract/content.js";
-
-/** An object URL showing a chosen file, released when the file changes or the form goes. */
-export function useFilePreview(file: File | undefined) {
-  const [url, setUrl] = useState<string | undefined>();
-  useEffect(() => {
-    if (!file) {
-      setUrl(undefined);
-      return;
-    }
-    const made = URL.createObjectURL(file);
-    setUrl(made);
-    return () => {
-      URL.revokeObjectURL(made);
-    };
-  }, [file]);
-  return url;
-}
+import { useFilePreview } from "./form-state.js";
 
 /**
  * A file input for one image, with a preview of the chosen file. A new choice is checked at once

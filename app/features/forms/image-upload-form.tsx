@@ -2,8 +2,7 @@ import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { imageFileError } from "../../../contract/content.js";
 import { ImageIcon } from "../../ui/icons.js";
-import { useSingleSubmit, type ActionResult } from "./form-state.js";
-import { useFilePreview } from "./image-input.js";
+import { useFilePreview, useSingleSubmit, type ActionResult } from "./form-state.js";
 
 type Result = (ActionResult & { intent?: string | undefined }) | undefined;
 

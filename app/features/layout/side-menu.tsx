@@ -1,68 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Form, Link } from "react-router";
 import type { Viewer } from "../../context.js";
-import { categoryPath, type Category } from "./header.js";
-
-/**
- * The entries of SPEC.md 2's side menu: in the sliding panel, and on the menu page that the menu
- * button leads to without JavaScript.
- */
-export function MenuLinks(props: {
-  user: Viewer["user"] | undefined;
-  categories: Category[];
-  /** The menu page shows the categories at once; the panel keeps them folded. */
-  categoriesOpen?: boolean;
-  onLogOut?: () => void;
-}) {
-  const { user, categories } = props;
-  return (
-    <ul>
-      <li>
-        <Link to="/">Home</Link>
-      </li>
-      <li>
-        <details open={props.categoriesOpen}>
-          <summary>Categories</summary>
-          <ul>
-            {categories.length === 0 ? <li className="muted">No categories yet</li> : null}
-            {categories.map((category) => (
-              <li key={category._id}>
-                <Link to={categoryPath(category.title)}>{category.title}</Link>
-              </li>
-            ))}
-          </ul>
-        </details>
-      </li>
-      <li>
-        <Link to="/posts">Posts</Link>
-      </li>
-      {user?.isAdmin ? (
-        <>
-          <li>
-            <Link to="/posts/create-post">Create Post</Link>
-          </li>
-          <li>
-            <Link to="/admin-dashboard">Dashboard</Link>
-          </li>
-        </>
-      ) : null}
-      {user ? (
-        <>
-          <li>
-            <Link to={`/profile/${user._id}`}>Profile</Link>
-          </li>
-          <li>
-            <Form method="post" action="/logout" onSubmit={props.onLogOut}>
-              <button type="submit" className="link-button">
-                Log Out
-              </button>
-            </Form>
-          </li>
-        </>
-      ) : null}
-    </ul>
-  );
-}
+import { MenuLinks, type Category } from "./header.js";
 
 /** The side menu of SPEC.md 2: hidden by default, closed by Escape, the backdrop or a link. */
 export function SideMenu(props: {
