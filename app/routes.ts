@@ -8,6 +8,7 @@ export default [
   route("posts/images", "routes/post-images.tsx"),
   route("posts/details/:id", "routes/post-details.tsx"),
   route("posts/categories/:category", "routes/category.tsx"),
+  route("menu", "routes/menu.tsx"),
   route("profile/:id", "routes/profile.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),

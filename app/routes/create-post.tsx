@@ -10,6 +10,7 @@ import { attempt, fail, imageForm, limited } from "../features/forms/action.serv
 import { BodyEditor } from "../features/forms/body-editor.js";
 import { Field, SelectField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
+import { useSingleSubmit } from "../features/forms/form-state.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { PublishControls } from "../features/posts/publish-controls.js";
 import { afterSaving, publishingFields } from "../features/posts/publishing.server.js";
@@ -70,6 +71,9 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
       : sending === "draft" || sending === "scheduled"
         ? sending
         : "published";
+  // Created: the page goes home in a moment, and the same post must not be sent again meanwhile.
+  const created = result?.ok === true;
+  const once = useSingleSubmit(busy !== undefined);
   const navigate = useNavigate();
   const [clientErrors, setClientErrors] = useState<FieldErrors | undefined>();
   const errors: FieldErrors = clientErrors ?? result?.errors ?? {};
@@ -93,9 +97,14 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
         noValidate
         className="card form"
         onSubmit={(event) => {
+          if (created || once.pending()) {
+            event.preventDefault();
+            return;
+          }
           const found = checkForm(event.currentTarget);
           setClientErrors(Object.keys(found).length > 0 ? found : undefined);
           if (Object.keys(found).length > 0) event.preventDefault();
+          else once.start();
         }}
       >
         <Field label="Post Title" name="title" error={errors.title} />
@@ -117,11 +126,12 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
           error={errors.description}
           saved={result?.ok === true}
         />
-        <ImageInput label="Post Image" error={errors.image} />
+        <ImageInput label="Post Image" error={errors.image} maxBytes={IMAGE_CREATE_MAX_BYTES} />
         <FormAlert result={result} />
         <PublishControls
           choices={["draft", "scheduled", "published"]}
           busy={busy}
+          locked={created}
           error={errors.publishAt}
         />
         {result?.ok ? (

@@ -4,23 +4,35 @@ import { getSiteOwner } from "../../core/users/users-service.js";
 import { PostGrid } from "../features/posts/post-card.js";
 import { pageMeta } from "../meta.js";
 import { SocialLinks } from "../features/users/social-links.js";
+import { loginReturningTo, returnPath } from "../features/auth/return-path.js";
 import type { Route } from "./+types/home";
 
-export async function loader({ context }: Route.LoaderArgs) {
+/** An author profile a visitor was sent home from (SPEC.md 2 sends them here). */
+const PROFILE_PATH = /^\/profile\/[^/?#]+$/;
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const [posts, owner] = await Promise.all([
     listPosts(context.deps, {}, 1),
     getSiteOwner(context.deps),
   ]);
-  return { posts, owner, site: context.site };
+  const from = returnPath(new URL(request.url).searchParams.get("from"));
+  const profileAsked = !context.viewer && from && PROFILE_PATH.test(from) ? from : undefined;
+  return { posts, owner, site: context.site, profileAsked };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, { description: loaderData.site.welcome, path: "/" });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { posts, owner, site } = loaderData;
+  const { posts, owner, site, profileAsked } = loaderData;
   return (
     <>
+      {profileAsked ? (
+        <p role="status" className="notice notice-page-top">
+          Log in to see author profiles.{" "}
+          <Link to={loginReturningTo(profileAsked)}>Log in and go back to the profile</Link>
+        </p>
+      ) : null}
       <section className="intro">
         {owner ? (
           <img

@@ -2,6 +2,7 @@ import { Form, Link, redirect, useActionData, useNavigation } from "react-router
 import { LoginSchema } from "../../contract/auth.js";
 import { login } from "../../core/auth/auth-service.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
+import { returnPath } from "../features/auth/return-path.js";
 import { sessionCookie } from "../features/auth/session-cookie.server.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
@@ -11,18 +12,19 @@ import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/login";
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context, request }: Route.LoaderArgs) {
   requireVisitor(context);
-  return { site: context.site };
+  return { site: context.site, next: returnPath(new URL(request.url).searchParams.get("next")) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireVisitor(context);
   const tooMany = await limited(context, "login");
   if (tooMany) return tooMany;
-  const result = await attempt(async () => login(context.deps, await formFields(request)));
+  const fields = await formFields(request);
+  const result = await attempt(async () => login(context.deps, fields));
   if (!result.ok) return fail(result);
-  return redirect("/", {
+  return redirect(returnPath(fields.next) ?? "/", {
     headers: { "Set-Cookie": sessionCookie(result.value.token, context.secureCookies) },
   });
 }
@@ -34,7 +36,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
     path: "/login",
   });
 
-export default function Login() {
+export default function Login({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const { errors, onSubmit } = useClientValidation(LoginSchema, result?.errors);
@@ -44,6 +46,7 @@ export default function Login() {
       <h1>Log in to your account</h1>
       <Form method="post" noValidate onSubmit={onSubmit} className="card form">
         <FormAlert result={result} />
+        {loaderData.next ? <input type="hidden" name="next" value={loaderData.next} /> : null}
         <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
         <Field
           label="Password"

@@ -5,6 +5,7 @@ import { canDeletePost, canEditPost } from "../../core/posts/policies.js";
 import { listCommentThreads } from "../../core/comments/threads.js";
 import { getPost } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
+import { getProfile } from "../../core/users/users-service.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import { imageSources } from "../ui/format.js";
@@ -15,6 +16,7 @@ import { Pager, pageParam } from "../features/posts/pager.js";
 import { postAction } from "../features/posts/post-action.server.js";
 import { PostStatusNotice } from "../features/posts/publish-controls.js";
 import { CommentForm, Likes, OwnerTools, ShareMenu } from "../features/posts/post-interactions.js";
+import { SocialLinks } from "../features/users/social-links.js";
 import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { CommentIcon } from "../ui/icons.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -43,11 +45,16 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
         perPage: THREADS_PER_PAGE,
       }),
     ]);
+    // The author box after the post: what their profile says of them, never their e-mail.
+    const { bio, socialMedia } = await getProfile(context.deps, undefined, post.user._id, {
+      withPosts: false,
+    });
     const owned = { user_id: post.user._id };
     // Readers get the rendered body only; its Markdown goes to the author's edit form alone.
     const { description, ...shown } = post;
     return {
       post: shown,
+      author: { bio, socialMedia },
       categories,
       site: context.site,
       viewerId: actor?.id,
@@ -105,7 +112,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
 };
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
-  const { post, viewerId, site, categories, editable, canDelete, comments } = loaderData;
+  const { post, author, viewerId, site, categories, editable, canDelete, comments } = loaderData;
   const editableComments = new Set(loaderData.editableComments);
   const commentsPager = (
     <Pager
@@ -156,7 +163,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         sizes="(min-width: 900px) 860px, 100vw"
         width="1200"
         height="675"
-        alt=""
+        alt={post.title}
         fetchPriority="high"
       />
       {editable ? (
@@ -178,6 +185,23 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         // from the writer, no script, no style). Nothing else may ever be passed here.
         dangerouslySetInnerHTML={{ __html: post.html }}
       />
+      <aside className="author-box" aria-label="About the author">
+        <img
+          src={post.user.profilePhoto.url}
+          alt=""
+          width="64"
+          height="64"
+          className="avatar"
+          loading="lazy"
+        />
+        <div>
+          <p className="author-name">
+            Written by <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
+          </p>
+          {author.bio ? <p className="muted">{author.bio}</p> : null}
+          <SocialLinks links={author.socialMedia} />
+        </div>
+      </aside>
       <section className="likes" aria-label="Likes">
         <Likes likes={post.likes} count={post.likesCount} liked={liked} signedIn={signedIn} />
         {signedIn ? (
@@ -200,6 +224,9 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           <p className="muted">No Comments Yet! Be the first one.</p>
         ) : (
           <>
+            <h3 className="comment-count">
+              {post.commentsCount} {post.commentsCount === 1 ? "Comment" : "Comments"}
+            </h3>
             <CommentThreads
               threads={comments.threads}
               signedIn={signedIn}

@@ -30,13 +30,14 @@ import { SocialLinks } from "../features/users/social-links.js";
 import publishingStyles from "../features/posts/publishing.css?url";
 import { ReportMenu } from "../features/reports/report-menu.js";
 import { pageMeta } from "../meta.js";
+import { EditIcon } from "../ui/icons.js";
 import type { LimitName } from "../context.js";
 import type { Route } from "./+types/profile";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const viewer = requireViewer(context);
+  const viewer = requireViewer(context, `/profile/${encodeURIComponent(params.id)}`);
   const page = pageFrom(request.url);
   try {
     const profile = await getProfile(context.deps, viewer.actor, params.id, { withPosts: false });
@@ -153,6 +154,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         ) : null}
         {isOwner ? (
           <div className="owner-tools">
+            <Link to="/posts/create-post" className="button button-small">
+              <EditIcon /> Write a post
+            </Link>
             <PhotoUpload result={result} />
             <EditProfile profile={profile} result={result} key={profile.username + profile.bio} />
             <DeleteProfile />

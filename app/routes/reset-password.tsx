@@ -1,4 +1,4 @@
-import { Form, redirect, useActionData, useNavigation } from "react-router";
+import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { ResetPasswordSchema } from "../../contract/auth.js";
 import { checkPasswordResetLink, resetPassword } from "../../core/auth/auth-service.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
@@ -47,24 +47,27 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
   return (
     <section className="form-page">
       <h1>Reset Password</h1>
-      {loaderData.linkValid ? null : (
+      {loaderData.linkValid ? (
+        <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+          <FormAlert result={result} />
+          <Field
+            label="New Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password}
+          />
+          <button type="submit" className="button" disabled={busy}>
+            Update Password
+          </button>
+        </Form>
+      ) : (
+        // A dead link gets no form that can only fail: the way to a new link instead.
         <p className="form-error" role="alert">
-          This link is invalid or has expired. Ask for a new one from the Forgot Password page.
+          This link is invalid or has expired. Ask for a new one from the{" "}
+          <Link to="/forgot-password">Forgot Password page</Link>.
         </p>
       )}
-      <Form method="post" noValidate onSubmit={onSubmit} className="card form">
-        <FormAlert result={result} />
-        <Field
-          label="New Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.password}
-        />
-        <button type="submit" className="button" disabled={busy}>
-          Update Password
-        </button>
-      </Form>
     </section>
   );
 }

@@ -35,15 +35,25 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 ];
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
+  const { verified, problem, profilePath } = loaderData;
   return (
     <section className="notice-page">
-      {loaderData.verified ? (
+      {verified ? (
         <h1>Your email address has been successfully verified</h1>
       ) : (
-        <h1>{loaderData.problem ?? "Invalid Link"}</h1>
+        <h1>{problem ?? "Invalid Link"}</h1>
       )}
-      {loaderData.profilePath ? (
-        <Link to={loaderData.profilePath} className="button">
+      {/* A link works once and expires: say how to get a new one. */}
+      {verified || problem ? null : profilePath ? (
+        <p>To get a new link, change your email address on your profile again.</p>
+      ) : (
+        <p>
+          To get a new link, log in with your email and password: if your address is not verified
+          yet, we mail you a new one.
+        </p>
+      )}
+      {profilePath ? (
+        <Link to={profilePath} className="button">
           Go To Profile
         </Link>
       ) : (

@@ -12,6 +12,7 @@ import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
 import { forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
+import type { RowWindow } from "../shared/row-window.js";
 import { validate } from "../shared/validate.js";
 import { assertAdmin, type Actor } from "../users/policies.js";
 import { canDeleteComment, canEditComment } from "./policies.js";
@@ -41,12 +42,14 @@ async function requireComment(deps: CoreDeps, id: string) {
 }
 
 /** Every comment, newest first, for the admin table. */
-export async function listComments(deps: CoreDeps, actor: Actor) {
+/** Every comment, newest first; or one page of them (the dashboard's table). */
+export async function listComments(deps: CoreDeps, actor: Actor, page?: RowWindow) {
   assertAdmin(actor);
-  const rows = await selectComments(deps.db)
+  let query = selectComments(deps.db)
     .orderBy("comments.created_at", "desc")
-    .orderBy("comments.id", "desc")
-    .execute();
+    .orderBy("comments.id", "desc");
+  if (page) query = query.limit(page.limit).offset(page.offset);
+  const rows = await query.execute();
   return rows.map((row) => presentComment(deps, row));
 }
 

@@ -20,6 +20,7 @@ import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
 import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
+import type { RowWindow } from "../shared/row-window.js";
 import { validate } from "../shared/validate.js";
 import { assertAdmin, canDeleteUser, canEditProfile, canSeeEmail, type Actor } from "./policies.js";
 import { listPosts } from "../posts/posts-service.js";
@@ -45,14 +46,16 @@ async function requireUser(deps: CoreDeps, id: string) {
   return user;
 }
 
-export async function listUsers(deps: CoreDeps, actor: Actor) {
+/** Every user, newest first; or one page of them (the dashboard's table). */
+export async function listUsers(deps: CoreDeps, actor: Actor, page?: RowWindow) {
   assertAdmin(actor);
-  const users = await deps.db
+  let query = deps.db
     .selectFrom("users")
     .selectAll()
     .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
+    .orderBy("id", "desc");
+  if (page) query = query.limit(page.limit).offset(page.offset);
+  const users = await query.execute();
   return users.map((user) => presentUserForAdmin(deps, user));
 }
 

@@ -217,13 +217,14 @@ export function inlineScriptHashes(html: string, nonce: string): string[] {
  * never see it take effect.
  */
 const SHARED_PAGES: readonly { path: RegExp; reads: readonly string[] }[] = [
-  { path: /^\/(?:_root)?$/, reads: [] },
+  { path: /^\/(?:_root)?$/, reads: ["from"] },
   { path: /^\/posts$/, reads: ["page"] },
   { path: /^\/posts\/details\/[^/]+$/, reads: ["comments"] },
   { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
   { path: /^\/profile\/[^/]+$/, reads: ["page"] },
+  { path: /^\/login$/, reads: ["next"] },
   {
-    path: /^\/(?:login|register|forgot-password|email-sent|password-reset-successfully)$/,
+    path: /^\/(?:register|forgot-password|email-sent|password-reset-successfully|menu)$/,
     reads: [],
   },
 ];

@@ -50,7 +50,7 @@ describe("page forms", () => {
     expect(response.status).toBe(429);
   });
 
-  it("answer a refused login with its status, and the message in the page without JavaScript", async () => {
+  it("answer a refused login with its status, and the message in the page", async () => {
     const response = await postForm(
       server,
       "/login",
@@ -58,7 +58,7 @@ describe("page forms", () => {
     );
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(
-      /<noscript><p role="alert" class="form-error">Invalid email or password<\/p><\/noscript>/,
+      /<p role="alert" class="form-error">Invalid email or password<\/p>/,
     );
   });
 

@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
+import { Pager } from "../posts/pager.js";
+import type { TablePaging } from "./paging.js";
 
-/** A dashboard table: a Count column first and an Action column last (SPEC.md 2). */
+/** A dashboard table: a Count column first and an Action column last (SPEC.md 2), and its pages. */
 export function AdminTable<Row>(props: {
   title: string;
   columns: string[];
@@ -9,7 +11,9 @@ export function AdminTable<Row>(props: {
   rowKey: (row: Row) => string;
   cells: (row: Row) => ReactNode[];
   actions: (row: Row) => ReactNode;
+  paging?: TablePaging;
 }) {
+  const first = props.paging?.first ?? 1;
   return (
     <>
       <h1 className="page-title">{props.title}</h1>
@@ -32,7 +36,7 @@ export function AdminTable<Row>(props: {
             <tbody>
               {props.rows.map((row, index) => (
                 <tr key={props.rowKey(row)}>
-                  <td>{index + 1}</td>
+                  <td>{first + index}</td>
                   {props.cells(row).map((cell, cellIndex) => (
                     <td key={cellIndex}>{cell}</td>
                   ))}
@@ -45,6 +49,14 @@ export function AdminTable<Row>(props: {
           </table>
         </div>
       )}
+      {props.paging ? (
+        <Pager
+          page={props.paging.page}
+          pages={props.paging.pages}
+          path={props.paging.path}
+          label={`${props.title} pages`}
+        />
+      ) : null}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { CommentCreateSchema } from "../../../contract/content.js";
 import type { CommentThread } from "../../../core/comments/threads.js";
 import { shortDate } from "../../ui/format.js";
@@ -74,7 +74,9 @@ function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing 
           className="avatar"
           loading="lazy"
         />
-        <strong>{comment.userName}</strong>
+        <Link to={`/profile/${comment.user._id}`} className="comment-author">
+          {comment.userName}
+        </Link>
         <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
         {viewing.editable.has(comment._id) ? (
           <CommentTools commentId={comment._id} text={comment.text} result={viewing.result} />

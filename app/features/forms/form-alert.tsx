@@ -1,16 +1,13 @@
 import type { ActionResult } from "./form-state.js";
 
 /**
- * The server's refusal in the page itself, for readers without JavaScript: with it, the same
- * message shows as a toast instead.
+ * The server's refusal by the form, where the eye is (with JavaScript it also shows as a toast).
  */
 export function FormAlert({ result }: { result: ActionResult | undefined }) {
   if (!result || result.ok || !result.message) return null;
   return (
-    <noscript>
-      <p role="alert" className="form-error">
-        {result.message}
-      </p>
-    </noscript>
+    <p role="alert" className="form-error">
+      {result.message}
+    </p>
   );
 }

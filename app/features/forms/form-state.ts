@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { z } from "zod";
 import { parseWith, type FieldErrors } from "../../../contract/validation.js";
 
@@ -26,4 +26,38 @@ export function useClientValidation(schema: z.ZodType, serverErrors: FieldErrors
     }
   };
   return { errors: clientErrors ?? serverErrors ?? {}, onSubmit };
+}
+
+/**
+ * Lets one submit of a form through until `busy` (its navigation) ends: a quick second click can
+ * land before the disabled button has rendered.
+ */
+export function useSingleSubmit(busy: boolean) {
+  const sending = useRef(false);
+  useEffect(() => {
+    if (!busy) sending.current = false;
+  }, [busy]);
+  return {
+    pending: () => sending.current,
+    start: () => {
+      sending.current = true;
+    },
+  };
+}
+
+/** An object URL showing a chosen file, released when the file changes or the form goes. */
+export function useFilePreview(file: File | undefined) {
+  const [url, setUrl] = useState<string | undefined>();
+  useEffect(() => {
+    if (!file) {
+      setUrl(undefined);
+      return;
+    }
+    const made = URL.createObjectURL(file);
+    setUrl(made);
+    return () => {
+      URL.revokeObjectURL(made);
+    };
+  }, [file]);
+  return url;
 }

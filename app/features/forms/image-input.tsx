@@ -1,32 +1,57 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { imageFileError } from "../../../contract/content.js";
+import { useFilePreview } from "./form-state.js";
 
-/** A file input for one image, with a preview of the chosen file. */
-export function ImageInput({ label, error }: { label: string; error?: string | undefined }) {
-  const [preview, setPreview] = useState<string | undefined>();
-  useEffect(
-    () => () => {
-      if (preview) URL.revokeObjectURL(preview);
-    },
-    [preview],
-  );
+/**
+ * A file input for one image, with a preview of the chosen file. A new choice is checked at once
+ * (against `maxBytes`) and its verdict replaces the message of the last submit until the next one.
+ */
+export function ImageInput({
+  label,
+  error,
+  maxBytes,
+}: {
+  label: string;
+  error?: string | undefined;
+  maxBytes: number;
+}) {
+  const [chosen, setChosen] = useState<File | undefined>();
+  const preview = useFilePreview(chosen);
+  // Set by a choice made after the form's last submit: what that choice gives, or no message.
+  const [verdict, setVerdict] = useState<{ error: string | undefined } | undefined>();
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const form = input.current?.form;
+    if (!form) return;
+    const submitted = () => {
+      setVerdict(undefined);
+    };
+    form.addEventListener("submit", submitted);
+    return () => {
+      form.removeEventListener("submit", submitted);
+    };
+  }, []);
+  const shown = verdict ? verdict.error : error;
   return (
     <div className="field">
       <label htmlFor="field-image">{label}</label>
       <input
+        ref={input}
         id="field-image"
         name="image"
         type="file"
         accept=".jpg,.jpeg,.png,.gif,.jfif,image/jpeg,image/png,image/gif"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? "field-image-error" : undefined}
+        aria-invalid={shown ? true : undefined}
+        aria-describedby={shown ? "field-image-error" : undefined}
         onChange={(event) => {
           const file = event.currentTarget.files?.[0];
-          setPreview(file ? URL.createObjectURL(file) : undefined);
+          setChosen(file);
+          setVerdict({ error: imageFileError(file, maxBytes) });
         }}
       />
-      {error ? (
+      {shown ? (
         <p id="field-image-error" className="field-error">
-          {error}
+          {shown}
         </p>
       ) : null}
       {preview ? (

@@ -54,14 +54,24 @@ export function Header(props: {
         </div>
       </div>
       <div className="container navbar">
-        <button
-          type="button"
+        {/* A link to the menu page, so the menu works without JavaScript; with it, the panel. */}
+        <Link
+          to="/menu"
+          role="button"
           className="icon-button menu-button"
-          onClick={props.onOpenMenu}
           aria-label="Open menu"
+          onClick={(event) => {
+            event.preventDefault();
+            props.onOpenMenu();
+          }}
+          onKeyDown={(event) => {
+            if (event.key !== " ") return;
+            event.preventDefault();
+            props.onOpenMenu();
+          }}
         >
           <MenuIcon />
-        </button>
+        </Link>
         <Link to="/" className="brand">
           <BlogIcon /> {site.title}
         </Link>
@@ -113,6 +123,10 @@ export function Header(props: {
                 <li>
                   <Link to={`/profile/${user._id}`}>Profile</Link>
                 </li>
+                {/* Every member writes (SPEC.md 1); the nav's Create link stays the admin's. */}
+                <li>
+                  <Link to="/posts/create-post">Write a post</Link>
+                </li>
                 <li>
                   <Form method="post" action="/logout">
                     <button type="submit" className="link-button">
@@ -135,5 +149,67 @@ export function Header(props: {
         </div>
       </div>
     </header>
+  );
+}
+
+/**
+ * The entries of SPEC.md 2's side menu: in the sliding panel, and on the menu page that the menu
+ * button leads to without JavaScript. Kept here, with the header every page loads, so the menu
+ * costs no request of its own.
+ */
+export function MenuLinks(props: {
+  user: Viewer["user"] | undefined;
+  categories: Category[];
+  /** The menu page shows the categories at once; the panel keeps them folded. */
+  categoriesOpen?: boolean;
+  onLogOut?: () => void;
+}) {
+  const { user, categories } = props;
+  return (
+    <ul>
+      <li>
+        <Link to="/">Home</Link>
+      </li>
+      <li>
+        <details open={props.categoriesOpen}>
+          <summary>Categories</summary>
+          <ul>
+            {categories.length === 0 ? <li className="muted">No categories yet</li> : null}
+            {categories.map((category) => (
+              <li key={category._id}>
+                <Link to={categoryPath(category.title)}>{category.title}</Link>
+              </li>
+            ))}
+          </ul>
+        </details>
+      </li>
+      <li>
+        <Link to="/posts">Posts</Link>
+      </li>
+      {user?.isAdmin ? (
+        <>
+          <li>
+            <Link to="/posts/create-post">Create Post</Link>
+          </li>
+          <li>
+            <Link to="/admin-dashboard">Dashboard</Link>
+          </li>
+        </>
+      ) : null}
+      {user ? (
+        <>
+          <li>
+            <Link to={`/profile/${user._id}`}>Profile</Link>
+          </li>
+          <li>
+            <Form method="post" action="/logout" onSubmit={props.onLogOut}>
+              <button type="submit" className="link-button">
+                Log Out
+              </button>
+            </Form>
+          </li>
+        </>
+      ) : null}
+    </ul>
   );
 }

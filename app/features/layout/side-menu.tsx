@@ -1,7 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Form, Link } from "react-router";
 import type { Viewer } from "../../context.js";
-import { categoryPath, type Category } from "./header.js";
+import { MenuLinks, type Category } from "./header.js";
 
 /** The side menu of SPEC.md 2: hidden by default, closed by Escape, the backdrop or a link. */
 export function SideMenu(props: {
@@ -37,50 +36,7 @@ export function SideMenu(props: {
           if ((e.target as HTMLElement).closest("a")) onClose();
         }}
       >
-        <ul>
-          <li>
-            <Link to="/">Home</Link>
-          </li>
-          <li>
-            <details>
-              <summary>Categories</summary>
-              <ul>
-                {categories.map((category) => (
-                  <li key={category._id}>
-                    <Link to={categoryPath(category.title)}>{category.title}</Link>
-                  </li>
-                ))}
-              </ul>
-            </details>
-          </li>
-          <li>
-            <Link to="/posts">Posts</Link>
-          </li>
-          {user?.isAdmin ? (
-            <>
-              <li>
-                <Link to="/posts/create-post">Create Post</Link>
-              </li>
-              <li>
-                <Link to="/admin-dashboard">Dashboard</Link>
-              </li>
-            </>
-          ) : null}
-          {user ? (
-            <>
-              <li>
-                <Link to={`/profile/${user._id}`}>Profile</Link>
-              </li>
-              <li>
-                <Form method="post" action="/logout" onSubmit={onClose}>
-                  <button type="submit" className="link-button">
-                    Log Out
-                  </button>
-                </Form>
-              </li>
-            </>
-          ) : null}
-        </ul>
+        <MenuLinks user={user} categories={categories} onLogOut={onClose} />
       </nav>
     </>
   );

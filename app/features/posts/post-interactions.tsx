@@ -18,6 +18,7 @@ import {
 } from "../../ui/icons.js";
 import { Modal } from "../../ui/modal.js";
 import type { BodyEditorProps } from "../forms/body-editor.js";
+import { useToast } from "../../ui/toasts.js";
 import { Field, SelectField, TextAreaField } from "../forms/field.js";
 import { ImageUploadForm } from "../forms/image-upload-form.js";
 import { FormAlert } from "../forms/form-alert.js";
@@ -116,6 +117,12 @@ export function Likes(props: { likes: Liker[]; count: number; liked: boolean; si
 
 export function ShareMenu({ url, title }: { url: string; title: string }) {
   const target = encodeURIComponent(url);
+  const toast = useToast();
+  // Copying needs a script: the entry appears once the page has one.
+  const [canCopy, setCanCopy] = useState(false);
+  useEffect(() => {
+    setCanCopy(typeof navigator.clipboard !== "undefined");
+  }, []);
   return (
     <details className="share-menu">
       <summary>
@@ -140,6 +147,26 @@ export function ShareMenu({ url, title }: { url: string; title: string }) {
             <TwitterIcon /> Twitter
           </a>
         </li>
+        {canCopy ? (
+          <li>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                navigator.clipboard.writeText(url).then(
+                  () => {
+                    toast("success", "Link copied");
+                  },
+                  () => {
+                    toast("error", "The link could not be copied");
+                  },
+                );
+              }}
+            >
+              Copy link
+            </button>
+          </li>
+        ) : null}
       </ul>
     </details>
   );

@@ -59,6 +59,8 @@ export function PublishControls(props: {
   /** The buttons shown, in order; the last is the form's main action. */
   choices: readonly Choice[];
   busy: Choice | undefined;
+  /** Set once the form has done its work (a created post must not be sent again). */
+  locked?: boolean;
   /** The post's current schedule, shown in the time field. */
   publishAt?: string | null | undefined;
   error: string | undefined;
@@ -94,7 +96,7 @@ export function PublishControls(props: {
             className={
               index === props.choices.length - 1 ? "button" : "button button-ghost button-small"
             }
-            disabled={props.busy !== undefined}
+            disabled={props.busy !== undefined || props.locked === true}
           >
             {props.busy === choice ? BUTTONS[choice].busy : BUTTONS[choice].label}
           </button>

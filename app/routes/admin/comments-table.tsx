@@ -1,16 +1,25 @@
-import { useActionData } from "react-router";
-import { listComments } from "../../../core/comments/comments-service.js";
+import { Link, useActionData } from "react-router";
+import { countComments, listComments } from "../../../core/comments/comments-service.js";
 import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
+import { pagingOf, tablePage } from "../../features/admin/paging.js";
 import { AdminTable } from "../../features/admin/table.js";
+import { postPath } from "../../features/posts/post-card.js";
 import { pageMeta } from "../../meta.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/comments-table";
 
-export async function loader({ context }: Route.LoaderArgs) {
+const PATH = "/admin-dashboard/comments-table";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { actor } = requireAdmin(context);
-  return { site: context.site, comments: await listComments(context.deps, actor) };
+  const { page, rows } = tablePage(request);
+  const [comments, total] = await Promise.all([
+    listComments(context.deps, actor, rows),
+    countComments(context.deps, actor),
+  ]);
+  return { site: context.site, comments, paging: pagingOf(page, total, PATH) };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => adminDelete(request, context);
@@ -19,7 +28,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, {
     title: "Comments",
     description: "All comments.",
-    path: "/admin-dashboard/comments-table",
+    path: PATH,
   });
 
 export default function CommentsTable({ loaderData }: Route.ComponentProps) {
@@ -29,16 +38,22 @@ export default function CommentsTable({ loaderData }: Route.ComponentProps) {
       title="Comments"
       columns={["User", "Comment"]}
       rows={loaderData.comments}
+      paging={loaderData.paging}
       empty="No Comments Were Found"
       rowKey={(comment) => comment._id}
       cells={(comment) => [comment.user.username, comment.text]}
       actions={(comment) => (
-        <ConfirmDelete
-          what="comment"
-          label="Delete"
-          fields={{ kind: "comment", id: comment._id }}
-          className="button button-small button-danger"
-        />
+        <>
+          <Link to={postPath(comment.postId)} className="button button-small">
+            View Post
+          </Link>
+          <ConfirmDelete
+            what="comment"
+            label="Delete"
+            fields={{ kind: "comment", id: comment._id }}
+            className="button button-small button-danger"
+          />
+        </>
       )}
     />
   );

@@ -1,12 +1,14 @@
-import { Form, Link, useActionData, useNavigation } from "react-router";
+import { useEffect, useState } from "react";
+import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { CategoryCreateSchema } from "../../../contract/content.js";
 import { createCategory, listCategories } from "../../../core/categories/categories-service.js";
 import { countComments } from "../../../core/comments/comments-service.js";
 import { countPosts } from "../../../core/posts/posts-service.js";
 import { countUsers } from "../../../core/users/users-service.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
-import { attempt, fail, formFields } from "../../features/forms/action.server.js";
+import { attempt, formFields } from "../../features/forms/action.server.js";
 import { Field } from "../../features/forms/field.js";
+import { FormAlert } from "../../features/forms/form-alert.js";
 import { useClientValidation } from "../../features/forms/form-state.js";
 import { pageMeta } from "../../meta.js";
 import { useToastOn } from "../../ui/toasts.js";
@@ -28,12 +30,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { actor } = requireAdmin(context);
-  const result = await attempt(async () =>
-    createCategory(context.deps, actor, await formFields(request)),
-  );
+  const fields = await formFields(request);
+  const result = await attempt(async () => createCategory(context.deps, actor, fields));
+  // A refused title stays in the field to be corrected (without JavaScript too).
   return result.ok
-    ? { ok: true, message: "Category Added Successfully", errors: {} }
-    : fail(result);
+    ? { ok: true as const, message: "Category Added Successfully", errors: {} }
+    : data({ ...result, title: fields.title ?? "" }, { status: result.status });
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -55,6 +57,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const { errors, onSubmit } = useClientValidation(CategoryCreateSchema, result?.errors);
   useToastOn(result);
+  // A new, empty form after each added category; a refused one keeps what was typed.
+  const [added, setAdded] = useState(0);
+  useEffect(() => {
+    if (result?.ok) setAdded((count) => count + 1);
+  }, [result]);
   return (
     <>
       <h1 className="page-title">Admin Dashboard</h1>
@@ -74,13 +81,20 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         noValidate
         onSubmit={onSubmit}
         className="card form add-category"
-        key={result?.ok ? "added" : "adding"}
+        key={added}
       >
         <h2>Add New Category</h2>
-        <Field label="Category Title" name="title" error={errors.title} />
+        <FormAlert result={result} />
+        <Field
+          label="Category Title"
+          name="title"
+          error={errors.title}
+          defaultValue={result && !result.ok ? result.title : undefined}
+        />
         <button type="submit" className="button" disabled={busy}>
           Add
         </button>
+        {result?.ok ? <p role="status">{result.message}</p> : null}
       </Form>
     </>
   );

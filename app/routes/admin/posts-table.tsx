@@ -1,7 +1,8 @@
 import { Link, useActionData } from "react-router";
-import { listPosts } from "../../../core/posts/posts-service.js";
+import { countPosts, listPosts } from "../../../core/posts/posts-service.js";
 import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
+import { ADMIN_ROWS_PER_PAGE, pagingOf, tablePage } from "../../features/admin/paging.js";
 import { AdminTable } from "../../features/admin/table.js";
 import { postPath } from "../../features/posts/post-card.js";
 import { STATUS_LABELS } from "../../features/posts/publish-controls.js";
@@ -10,9 +11,16 @@ import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/posts-table";
 
-export async function loader({ context }: Route.LoaderArgs) {
+const PATH = "/admin-dashboard/posts-table";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   requireAdmin(context);
-  return { site: context.site, posts: await listPosts(context.deps, { status: "any" }) };
+  const { page } = tablePage(request);
+  const [posts, total] = await Promise.all([
+    listPosts(context.deps, { status: "any" }, page, ADMIN_ROWS_PER_PAGE),
+    countPosts(context.deps, { status: "any" }),
+  ]);
+  return { site: context.site, posts, paging: pagingOf(page, total, PATH) };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => adminDelete(request, context);
@@ -21,7 +29,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, {
     title: "Posts",
     description: "All posts.",
-    path: "/admin-dashboard/posts-table",
+    path: PATH,
   });
 
 export default function PostsTable({ loaderData }: Route.ComponentProps) {
@@ -31,6 +39,7 @@ export default function PostsTable({ loaderData }: Route.ComponentProps) {
       title="Posts"
       columns={["User", "Post Title", "Status"]}
       rows={loaderData.posts}
+      paging={loaderData.paging}
       empty="No Posts Were Found"
       rowKey={(post) => post._id}
       cells={(post) => [post.user.username, post.title, STATUS_LABELS[post.status]]}

@@ -1,19 +1,28 @@
 import { Form, Link, useActionData } from "react-router";
-import { listUsers } from "../../../core/users/users-service.js";
+import { countUsers, listUsers } from "../../../core/users/users-service.js";
 import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
+import { pagingOf, tablePage } from "../../features/admin/paging.js";
 import { AdminTable } from "../../features/admin/table.js";
 import { pageMeta } from "../../meta.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/users-table";
 
-export async function loader({ context }: Route.LoaderArgs) {
+const PATH = "/admin-dashboard/users-table";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { actor } = requireAdmin(context);
+  const { page, rows } = tablePage(request);
+  const [users, total] = await Promise.all([
+    listUsers(context.deps, actor, rows),
+    countUsers(context.deps, actor),
+  ]);
   return {
     site: context.site,
+    users,
+    paging: pagingOf(page, total.userCount, PATH),
     viewerId: actor.id,
-    users: await listUsers(context.deps, actor),
   };
 }
 
@@ -23,7 +32,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, {
     title: "Users",
     description: "All users.",
-    path: "/admin-dashboard/users-table",
+    path: PATH,
   });
 
 export default function UsersTable({ loaderData }: Route.ComponentProps) {
@@ -33,6 +42,7 @@ export default function UsersTable({ loaderData }: Route.ComponentProps) {
       title="Users"
       columns={["User", "Email"]}
       rows={loaderData.users}
+      paging={loaderData.paging}
       empty="No Users Were Found"
       rowKey={(user) => user._id}
       cells={(user) => [
@@ -55,21 +65,24 @@ export default function UsersTable({ loaderData }: Route.ComponentProps) {
           <Link to={`/profile/${user._id}`} className="button button-small">
             View Profile
           </Link>
+          {/* The admin's own account is neither suspended nor deleted from here. */}
           {user._id === loaderData.viewerId ? null : (
-            <Form method="post" className="inline-form">
-              <input type="hidden" name="kind" value={user.suspended ? "restore" : "suspend"} />
-              <input type="hidden" name="id" value={user._id} />
-              <button type="submit" className="button button-small">
-                {user.suspended ? "Restore" : "Suspend"}
-              </button>
-            </Form>
+            <>
+              <Form method="post" className="inline-form">
+                <input type="hidden" name="kind" value={user.suspended ? "restore" : "suspend"} />
+                <input type="hidden" name="id" value={user._id} />
+                <button type="submit" className="button button-small">
+                  {user.suspended ? "Restore" : "Suspend"}
+                </button>
+              </Form>
+              <ConfirmDelete
+                what="user"
+                label="Delete User"
+                fields={{ kind: "user", id: user._id }}
+                className="button button-small button-danger"
+              />
+            </>
           )}
-          <ConfirmDelete
-            what="user"
-            label="Delete User"
-            fields={{ kind: "user", id: user._id }}
-            className="button button-small button-danger"
-          />
         </>
       )}
     />

@@ -1,0 +1,31 @@
+import { useRouteLoaderData } from "react-router";
+import { MenuLinks } from "../features/layout/header.js";
+import { pageMeta } from "../meta.js";
+import type { loader as rootLoader } from "../root.js";
+import type { Route } from "./+types/menu";
+
+/** Where the menu button leads without JavaScript: the side menu's entries as a page. */
+export function loader({ context }: Route.LoaderArgs) {
+  return { site: context.site };
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  ...pageMeta(loaderData.site, {
+    title: "Menu",
+    description: "Every page of the site.",
+    path: "/menu",
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function Menu() {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  return (
+    <section className="form-page">
+      <h1>Menu</h1>
+      <nav aria-label="Menu" className="menu-page card">
+        <MenuLinks user={root?.user} categories={root?.categories ?? []} categoriesOpen />
+      </nav>
+    </section>
+  );
+}

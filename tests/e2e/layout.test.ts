@@ -1,0 +1,179 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client } from "../support/http.js";
+import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+} from "./browser.js";
+import { backgrounds, cellFits, isRed, overflowOf, overflowsOf, SCREENS } from "./measure.js";
+
+let server: TestServer;
+let browser: Browser;
+let admin: TestUser;
+let writer: TestUser;
+let postId: string;
+let categoryTitle: string;
+
+/** Unbroken runs of letters, as a pasted link or a joke title makes them. */
+const longWord = (length: number) => "Pneumonoultramicroscopic".repeat(20).slice(0, length);
+const LONG_LINK = `https://example.com/${"very-long-path-segment".repeat(12)}`;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const api = client(server.url);
+  admin = await signInAdmin(server, api);
+  writer = await buildUser(server, api, { username: "Wordsworthian12" });
+  categoryTitle = (await addCategory(api, admin, longWord(50))).title;
+  const post = await addPost(api, writer, {
+    title: `A ${longWord(150)} title`,
+    category: categoryTitle,
+    description: `See ${LONG_LINK} and ${longWord(300)}.`,
+  });
+  postId = post._id;
+  await addComment(api, writer, postId, `${longWord(400)} ${LONG_LINK}`);
+  const bio = await api.put(
+    `/api/users/profile/${writer.id}`,
+    { username: writer.username, email: writer.email, bio: longWord(200) },
+    { token: writer.token },
+  );
+  expect(bio.status, bio.text).toBe(200);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+describe("long words and links in what people write", () => {
+  const pages = () => [
+    "/",
+    "/posts",
+    `/posts/details/${postId}`,
+    `/posts/categories/${encodeURIComponent(categoryTitle)}`,
+    `/profile/${writer.id}`,
+    "/admin-dashboard",
+    "/admin-dashboard/users-table",
+    "/admin-dashboard/posts-table",
+    "/admin-dashboard/categories-table",
+    "/admin-dashboard/comments-table",
+  ];
+
+  for (const screen of SCREENS) {
+    it(`never make a page wider than the screen, nor run past a box (${screen.name})`, async () => {
+      const site = await openSite(browser, server.config.publicUrl);
+      await signIn(site, server.config.publicUrl, admin.token);
+      const { page } = site;
+      await page.setViewportSize(screen.size);
+      for (const path of pages()) {
+        await page.goto(path);
+        await shows(page.getByRole("heading", { level: 1 }));
+        expect(await overflowsOf(page), path).toEqual([]);
+      }
+      // The header's category list holds the long title too.
+      if (screen.name === "phone") {
+        await page.getByRole("button", { name: "Open menu" }).click();
+        await page.getByRole("navigation", { name: "Side menu" }).getByText("Categories").click();
+        await shows(page.getByRole("link", { name: categoryTitle }));
+        expect(
+          await overflowOf(page.getByRole("navigation", { name: "Side menu" })),
+        ).toBeLessThanOrEqual(1);
+      }
+      expectNoProblems(site);
+      await site.context.close();
+    });
+  }
+});
+
+describe("buttons say what they do", () => {
+  for (const screen of SCREENS) {
+    it(`a delete looks dangerous, Cancel secondary, and table actions fit their cells (${screen.name})`, async () => {
+      const site = await openSite(browser, server.config.publicUrl);
+      await signIn(site, server.config.publicUrl, admin.token);
+      const { page } = site;
+      await page.setViewportSize(screen.size);
+      for (const table of ["users-table", "posts-table", "categories-table", "comments-table"]) {
+        await page.goto(`/admin-dashboard/${table}`);
+        const actions = page.getByRole("row").locator("td:last-child").getByRole("button");
+        await shows(actions);
+        const fits = await cellFits(page.getByRole("row").locator("td:last-child :is(a, button)"));
+        expect(fits.length, table).toBeGreaterThan(0);
+        expect(new Set(fits), table).toEqual(new Set(["fits"]));
+        for (const color of await backgrounds(actions)) {
+          expect(isRed(color), `${table}: ${color}`).toBe(true);
+        }
+      }
+      // The users table's View Profile is not a delete: it does not look like one.
+      await page.goto("/admin-dashboard/users-table");
+      const [view] = await backgrounds(page.getByRole("link", { name: "View Profile" }));
+      expect(isRed(view)).toBe(false);
+
+      await page.getByRole("row").filter({ hasText: writer.email }).getByRole("button").click();
+      const dialog = page.getByRole("dialog");
+      await shows(dialog.getByRole("heading", { name: "Are you sure?" }));
+      const [ok] = await backgrounds(dialog.getByRole("button", { name: "OK" }));
+      const [cancel] = await backgrounds(dialog.getByRole("button", { name: "Cancel" }));
+      expect(isRed(ok)).toBe(true);
+      expect(isRed(cancel)).toBe(false);
+      expect(cancel).not.toBe(ok);
+      await expectAccessible(page);
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      expectNoProblems(site);
+      await site.context.close();
+    });
+  }
+});
+
+describe("the menu on a phone without JavaScript", () => {
+  it("opens as a page, from which every category and the account are reachable", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const { page } = site;
+    await page.setViewportSize(SCREENS[1].size);
+    await page.goto("/posts");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await page.waitForURL("**/menu");
+    const menu = page.getByRole("navigation", { name: "Menu" });
+    for (const entry of ["Home", "Posts"]) await shows(menu.getByRole("link", { name: entry }));
+    expect(await menu.getByRole("link", { name: "Profile" }).count()).toBe(0);
+    expect(await overflowsOf(page)).toEqual([]);
+    await menu.getByRole("link", { name: categoryTitle }).click();
+    await page.waitForURL("**/posts/categories/**");
+    await shows(page.getByRole("heading", { name: categoryTitle, level: 1 }));
+
+    // A session of its own: Log Out below ends it.
+    const reader = await buildUser(server, client(server.url));
+    await signIn(site, server.config.publicUrl, reader.token);
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await shows(menu.getByRole("link", { name: "Profile" }));
+    expect(await menu.getByRole("link", { name: "Dashboard" }).count()).toBe(0);
+    await menu.getByRole("button", { name: "Log Out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await shows(page.getByRole("link", { name: "Login" }));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("is the same page, accessible, for a reader with JavaScript", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    await signIn(site, server.config.publicUrl, admin.token);
+    const { page } = site;
+    await page.goto("/menu");
+    const menu = page.getByRole("navigation", { name: "Menu" });
+    for (const entry of ["Home", "Posts", "Create Post", "Dashboard", "Profile"]) {
+      await shows(menu.getByRole("link", { name: entry }));
+    }
+    await expectAccessible(page);
+    // The button itself opens the panel in place.
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await shows(page.getByRole("navigation", { name: "Side menu" }));
+    expect(new URL(page.url()).pathname).toBe("/menu");
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});
