@@ -132,10 +132,12 @@ describe("the create-post form", () => {
       await shows(page.getByRole("img", { name: "Preview of the chosen image" }));
 
       const posts = await slowFormPosts(page);
-      await page.getByRole("button", { name: "Create" }).dblclick();
+      await page.getByRole("button", { name: "Publish", exact: true }).dblclick();
       await shows(page.getByRole("status").getByText("Post created successfully"));
       // In the two seconds before it goes home, the form cannot be sent again.
-      expect(await page.getByRole("button", { name: "Create" }).isDisabled()).toBe(true);
+      expect(await page.getByRole("button", { name: "Publish", exact: true }).isDisabled()).toBe(
+        true,
+      );
       await page.getByLabel("Post Title").press("Enter");
       await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
       expect(posts).toHaveLength(1);

@@ -100,7 +100,10 @@ describe("buttons say what they do", () => {
       await page.setViewportSize(screen.size);
       for (const table of ["users-table", "posts-table", "categories-table", "comments-table"]) {
         await page.goto(`/admin-dashboard/${table}`);
-        const actions = page.getByRole("row").locator("td:last-child").getByRole("button");
+        const actions = page
+          .getByRole("row")
+          .locator("td:last-child")
+          .getByRole("button", { name: /^Delete/ });
         await shows(actions);
         const fits = await cellFits(page.getByRole("row").locator("td:last-child :is(a, button)"));
         expect(fits.length, table).toBeGreaterThan(0);
@@ -114,7 +117,11 @@ describe("buttons say what they do", () => {
       const [view] = await backgrounds(page.getByRole("link", { name: "View Profile" }));
       expect(isRed(view)).toBe(false);
 
-      await page.getByRole("row").filter({ hasText: writer.email }).getByRole("button").click();
+      await page
+        .getByRole("row")
+        .filter({ hasText: writer.email })
+        .getByRole("button", { name: "Delete User" })
+        .click();
       const dialog = page.getByRole("dialog");
       await shows(dialog.getByRole("heading", { name: "Are you sure?" }));
       const [ok] = await backgrounds(dialog.getByRole("button", { name: "OK" }));

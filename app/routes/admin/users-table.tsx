@@ -71,7 +71,7 @@ export default function UsersTable({ loaderData }: Route.ComponentProps) {
               <Form method="post" className="inline-form">
                 <input type="hidden" name="kind" value={user.suspended ? "restore" : "suspend"} />
                 <input type="hidden" name="id" value={user._id} />
-                <button type="submit" className="button button-small">
+                <button type="submit" className="button button-small button-ghost">
                   {user.suspended ? "Restore" : "Suspend"}
                 </button>
               </Form>
