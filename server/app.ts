@@ -52,6 +52,8 @@ import { PageCache } from "./web/page-cache.js";
 import { registerSharedAnswers } from "./api/shared-answers.js";
 import { registerWebSite } from "./web/site.js";
 import { startScheduledPublishing, type ScheduledPublisher } from "./jobs/scheduled-publishing.js";
+import { startMailOutbox, type MailOutboxWorker } from "./jobs/mail-outbox.js";
+import { settingsRoutes } from "./api/settings/routes.js";
 
 // server/app.ts runs from the source tree (tests, dev) or from dist/server/app.js (start).
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -175,6 +177,8 @@ export interface AppOptions {
   timeouts?: Partial<ClientTimeouts>;
   /** How often to look for posts scheduled on other instances (PUBLISH_CHECK_MS unless a test says). */
   publishCheckMs?: number;
+  /** How often to look for conversation mail to send (MAIL_CHECK_MS unless a test says). */
+  mailCheckMs?: number;
 }
 
 export interface App {
@@ -247,6 +251,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         })
       : memoryContentVersion();
   let publisher: ScheduledPublisher | undefined;
+  let mailOutbox: MailOutboxWorker | undefined;
   const deps: CoreDeps = {
     db: database.db,
     clock,
@@ -297,10 +302,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       log: server.log,
       checkEveryMs: options.publishCheckMs,
     });
+    // Conversation mail leaves the outbox while the server runs (decision 017).
+    mailOutbox = startMailOutbox(deps, { log: server.log, checkEveryMs: options.mailCheckMs });
     done();
   });
   server.addHook("preClose", async () => {
     await publisher?.stop();
+    await mailOutbox?.stop();
   });
 
   // A refusal stops start-up: close what is open (the database) so the caller can report and exit.
@@ -402,6 +410,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   categoryRoutes(server, deps);
   adminRoutes(server, deps);
   reportRoutes(server, deps);
+  settingsRoutes(server, deps);
 
   return { server, deps, database };
 }

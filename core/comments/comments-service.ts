@@ -5,6 +5,7 @@ import {
   contentMessages,
 } from "../../contract/content.js";
 import { recordAudit } from "../audit/audit-log.js";
+import { queueConversationMail } from "../conversation-mail/queue.js";
 import type { CoreDeps } from "../deps.js";
 import { checkNewAccountBrake } from "../spam/new-accounts.js";
 import { findPost, findVisiblePost, postMessages } from "../posts/posts-service.js";
@@ -115,6 +116,7 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
     if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
     throw error;
   }
+  await queueConversationMail(deps, { id, repliedTo: input.parentId });
   return presentOne(deps, id);
 }
 

@@ -35,6 +35,8 @@ export const limits = {
   // A profile update may hash a password twice (check the current one, store a new one), and an
   // "e-mail already in use" answer tells whether an address has an account.
   profile: perAddress("profile", 20, 15),
+  // A mailed unsubscribe link, used without a session: nobody needs many, guessers would.
+  unsubscribe: perAddress("unsubscribe", 30, 15),
 };
 
 export type LimitName = keyof typeof limits;
