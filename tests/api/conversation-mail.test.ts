@@ -204,12 +204,9 @@ describe("mail about a comment on your post", () => {
 
   it("gathers what comes within 10 minutes of the last mail into one mail", async () => {
     const { user: author, post } = await writer();
-    const [first, second, third] = [
-      await buildUser(server, api),
-      await buildUser(server, api),
-      await buildUser(server, api),
-    ];
-    if (!first || !second || !third) throw new Error("no readers");
+    const first = await buildUser(server, api);
+    const second = await buildUser(server, api);
+    const third = await buildUser(server, api);
     await comment(first, post._id, "First!");
     advance(2);
     await waitForMails(author, 1);
