@@ -4,7 +4,7 @@ import { z } from "zod";
 export const settingsMessages = {
   emailNotificationsRequired: "emailNotifications must be true or false",
   updated: "Settings saved",
-  unsubscribed: "You will get no more e-mail about conversations",
+  unsubscribed: "You will get no more emails about conversations",
   badUnsubscribeLink: "This unsubscribe link is not valid",
 } as const;
 

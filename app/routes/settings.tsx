@@ -3,9 +3,12 @@ import { getSettings, updateSettings } from "../../core/settings/settings-servic
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, formFields } from "../features/forms/action.server.js";
 import { FormAlert } from "../features/forms/form-alert.js";
+import settingsStyles from "../features/settings/settings.css?url";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/settings";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, "/settings");
@@ -42,16 +45,18 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       <h1>Settings</h1>
       <Form method="post" className="card form">
         <FormAlert result={result} />
-        <fieldset>
-          <legend>E-mail</legend>
-          <label className="checkbox">
+        <fieldset className="settings-group">
+          <legend>Email</legend>
+          <label className="settings-choice">
             <input
               type="checkbox"
               name="emailNotifications"
               defaultChecked={loaderData.settings.emailNotifications}
-            />{" "}
-            E-mail me about new comments on my posts and replies to my comments (at most one mail
-            every ten minutes)
+            />
+            <span>
+              Email me about new comments on my posts and replies to my comments (at most one mail
+              every ten minutes)
+            </span>
           </label>
         </fieldset>
         <button type="submit" className="button" disabled={busy}>

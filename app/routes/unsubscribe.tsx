@@ -27,7 +27,7 @@ export async function action({ context, params }: Route.ActionArgs) {
 export const meta = ({ loaderData }: Route.MetaArgs) => [
   ...pageMeta(loaderData.site, {
     title: "Unsubscribe",
-    description: "Stop e-mail about conversations.",
+    description: "Stop emails about conversations.",
     path: "/",
   }),
   { name: "robots", content: "noindex" },
@@ -41,7 +41,7 @@ export default function Unsubscribe({ loaderData }: Route.ComponentProps) {
       <section className="notice-page">
         <h1>This unsubscribe link is not valid</h1>
         <p>
-          Sign in and turn conversation e-mail off in your <Link to="/settings">settings</Link>.
+          Sign in and turn conversation emails off in your <Link to="/settings">settings</Link>.
         </p>
       </section>
     );
@@ -59,7 +59,7 @@ export default function Unsubscribe({ loaderData }: Route.ComponentProps) {
   }
   return (
     <section className="notice-page">
-      <h1>Unsubscribe from conversation e-mail?</h1>
+      <h1>Unsubscribe from conversation emails?</h1>
       <p>
         You get a mail when someone comments on your posts or replies to your comments, at most one
         every ten minutes.

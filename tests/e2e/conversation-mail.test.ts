@@ -49,7 +49,7 @@ describe("conversation e-mail", () => {
     await page.getByRole("link", { name: "Settings" }).click();
     await shows(page.getByRole("heading", { name: "Settings" }));
     await expectAccessible(page);
-    const box = page.getByRole("checkbox", { name: /E-mail me about new comments/ });
+    const box = page.getByRole("checkbox", { name: /Email me about new comments/ });
     expect(await box.isChecked()).toBe(true);
     await box.uncheck();
     await page.getByRole("button", { name: "Save settings" }).click();
@@ -57,9 +57,9 @@ describe("conversation e-mail", () => {
     expect(await mailSetting()).toBe(false);
     await page.reload();
     expect(
-      await page.getByRole("checkbox", { name: /E-mail me about new comments/ }).isChecked(),
+      await page.getByRole("checkbox", { name: /Email me about new comments/ }).isChecked(),
     ).toBe(false);
-    await page.getByRole("checkbox", { name: /E-mail me about new comments/ }).check();
+    await page.getByRole("checkbox", { name: /Email me about new comments/ }).check();
     await page.getByRole("button", { name: "Save settings" }).click();
     await shows(page.getByRole("status").filter({ hasText: "Settings saved" }));
     expect(await mailSetting()).toBe(true);
@@ -74,7 +74,7 @@ describe("conversation e-mail", () => {
     expect(bad?.status()).toBe(404);
     await shows(visitor.page.getByRole("heading", { name: "This unsubscribe link is not valid" }));
     await visitor.page.goto(link);
-    const question = { name: "Unsubscribe from conversation e-mail?" };
+    const question = { name: "Unsubscribe from conversation emails?" };
     await shows(visitor.page.getByRole("heading", question));
     await expectAccessible(visitor.page);
     expect(await mailSetting(), "opening the link changed the setting").toBe(true);
