@@ -5,6 +5,7 @@ import type { Clock } from "../../core/shared/clock.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
+import { startRelay } from "../support/smtp-relay.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 // E-mail about conversations (DESIGN.md 9, decision 017): the settings switch, the outbox that
@@ -371,5 +372,72 @@ describe("one-click unsubscribe (RFC 8058)", () => {
     advance(11);
     await settle();
     expect(await mailsTo(author)).toHaveLength(1);
+  });
+});
+
+describe("a mail the relay refuses", () => {
+  it("is retried later, each time later still, and sent once", async () => {
+    const relay = await startRelay();
+    relay.refuse = 2;
+    const relayed = await startTestServer(
+      { SMTP_URL: `smtp://127.0.0.1:${String(relay.port)}` },
+      { clock, mailCheckMs: 50 },
+    );
+    try {
+      const relayedApi = client(relayed.url);
+      await addCategory(relayedApi, await signInAdmin(relayed, relayedApi), "General");
+      const author = await buildUser(relayed, relayedApi);
+      const reader = await buildUser(relayed, relayedApi);
+      const post = await addPost(relayedApi, author, { category: "General" });
+      const written = await relayedApi.post(
+        "/api/comments",
+        { text: "Knock knock.", postId: post._id },
+        { token: reader.token },
+      );
+      expect(written.status, written.text).toBe(201);
+      const row = () =>
+        relayed.app.deps.db.selectFrom("mail_outbox").selectAll().executeTakeFirstOrThrow();
+      const until = async (check: () => boolean) => {
+        const deadline = Date.now() + 10_000;
+        while (!check()) {
+          if (Date.now() > deadline) throw new Error("timed out");
+          await sleep(50);
+        }
+      };
+
+      advance(2);
+      await until(() => relay.refused.length === 1);
+      await settle();
+      expect(relay.refused, "retried at once").toHaveLength(1);
+      const first = await row();
+      expect(first.sent_at).toBeNull();
+      expect(first.attempts).toBe(1);
+      expect(new Date(first.next_attempt_at).getTime()).toBe(now + 60_000);
+
+      advance(1);
+      await until(() => relay.refused.length === 2);
+      // The next try waits twice as long.
+      expect(new Date((await row()).next_attempt_at).getTime()).toBe(now + 120_000);
+      advance(1);
+      await settle();
+      expect(relay.accepted).toHaveLength(0);
+      advance(1);
+      await until(() => relay.accepted.length === 1);
+      await settle();
+      expect(relay.accepted).toHaveLength(1);
+      expect(relay.accepted[0]?.to).toBe(author.email);
+      // The same message each time, so a receiver can tell a copy.
+      expect(relay.refused.map((mail) => mail.messageId)).toEqual([
+        relay.accepted[0]?.messageId,
+        relay.accepted[0]?.messageId,
+      ]);
+      const done = await row();
+      expect(done.sent_at).not.toBeNull();
+      expect(done.attempts).toBe(3);
+      expect(relayed.logs.join("\n")).toContain("could not send a conversation mail");
+    } finally {
+      await relayed.close();
+      await relay.close();
+    }
   });
 });

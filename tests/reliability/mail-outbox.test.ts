@@ -1,6 +1,5 @@
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -10,6 +9,7 @@ import { createLocalStorage } from "../../core/media/storage.js";
 import { HOUR_MS, iso } from "../../core/shared/clock.js";
 import { migrateToLatest, openDatabase } from "../../db/connect.js";
 import { startServerProcess } from "../support/server-process.js";
+import { startRelay, type Accepted } from "../support/smtp-relay.js";
 import { freePort, freshPostgres } from "../support/test-server.js";
 
 // The conversation-mail outbox (decision 017) with real server processes and a real SMTP
@@ -27,80 +27,6 @@ afterEach(() => {
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-interface Accepted {
-  messageId: string;
-  to: string;
-}
-
-/**
- * An SMTP relay that accepts mail (250 after the data), or, once `stallAfter` mails are accepted,
- * takes the next one's data and never answers: the sender is left waiting, mid-send.
- */
-async function startRelay() {
-  const relay = {
-    accepted: [] as Accepted[],
-    stalled: [] as Accepted[],
-    stallAfter: Infinity,
-    acceptDelayMs: 0,
-    port: 0,
-  };
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => undefined);
-    socket.setEncoding("utf8");
-    let buffer = "";
-    let inData = false;
-    let to = "";
-    socket.write("220 test relay ESMTP\r\n");
-    socket.on("data", (chunk: string) => {
-      buffer += chunk;
-      for (;;) {
-        if (inData) {
-          const end = buffer.indexOf("\r\n.\r\n");
-          if (end === -1) return;
-          const message = buffer.slice(0, end);
-          buffer = buffer.slice(end + 5);
-          inData = false;
-          const mail = { messageId: /^Message-ID:\s*(<[^>]+>)/im.exec(message)?.[1] ?? "", to };
-          if (relay.accepted.length >= relay.stallAfter) {
-            relay.stalled.push(mail);
-            return;
-          }
-          setTimeout(() => {
-            relay.accepted.push(mail);
-            socket.write("250 2.0.0 queued\r\n");
-          }, relay.acceptDelayMs);
-          continue;
-        }
-        const end = buffer.indexOf("\r\n");
-        if (end === -1) return;
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === "RCPT") to = /<([^>]*)>/.exec(line)?.[1] ?? "";
-        if (verb === "DATA") {
-          inData = true;
-          socket.write("354 go ahead\r\n");
-        } else if (verb === "QUIT") {
-          socket.end("221 bye\r\n");
-        } else {
-          socket.write(verb === "EHLO" ? "250 test relay\r\n" : "250 OK\r\n");
-        }
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  relay.port = typeof address === "object" && address ? address.port : 0;
-  cleanups.push(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return relay;
-}
 
 /** A fresh site (its own DATA_DIR, and database when DATABASE_URL is set) with members and talk. */
 async function freshSite() {
@@ -200,6 +126,7 @@ describe("SIGKILL while a mail is being sent", () => {
     const owed = await queueMail(site);
     expect(owed.length).toBeGreaterThan(8);
     const relay = await startRelay();
+    cleanups.push(() => relay.close());
     relay.stallAfter = 3;
     const port = await freePort();
 
@@ -244,6 +171,7 @@ describe("two servers sending from one outbox", () => {
   it("send each mail once", async () => {
     const site = await freshSite();
     const relay = await startRelay();
+    cleanups.push(() => relay.close());
     // Slow to accept, so both servers are sending at the same time.
     relay.acceptDelayMs = 150;
     const a = await start(site, await freePort(), relay.port);
