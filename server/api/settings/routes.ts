@@ -37,7 +37,7 @@ export function settingsRoutes(app: FastifyInstance, deps: CoreDeps) {
     // a GET (a mail scanner following links) changes nothing.
     scope.get<LinkParams>("/api/unsubscribe/:userId/:token", (request, reply) =>
       reply.redirect(
-        `/unsubscribe/${encodeURIComponent(request.params.userId)}/${encodeURIComponent(request.params.token)}`,
+        `${deps.site.mailLinkUrl}/unsubscribe/${encodeURIComponent(request.params.userId)}/${encodeURIComponent(request.params.token)}`,
         303,
       ),
     );
