@@ -53,7 +53,7 @@ import { registerSharedAnswers } from "./api/shared-answers.js";
 import { registerWebSite } from "./web/site.js";
 import { startScheduledPublishing, type ScheduledPublisher } from "./jobs/scheduled-publishing.js";
 import { startMailOutbox, type MailOutboxWorker } from "./jobs/mail-outbox.js";
-import { settingsRoutes } from "./api/settings/routes.js";
+import { userSettingsRoutes } from "./api/user-settings/routes.js";
 
 // server/app.ts runs from the source tree (tests, dev) or from dist/server/app.js (start).
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -410,7 +410,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   categoryRoutes(server, deps);
   adminRoutes(server, deps);
   reportRoutes(server, deps);
-  settingsRoutes(server, deps);
+  userSettingsRoutes(server, deps);
 
   return { server, deps, database };
 }

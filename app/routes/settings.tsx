@@ -1,5 +1,5 @@
 import { Form, useActionData, useNavigation } from "react-router";
-import { getSettings, updateSettings } from "../../core/settings/settings-service.js";
+import { getSettings, updateSettings } from "../../core/user-settings/user-settings-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, formFields } from "../features/forms/action.server.js";
 import { FormAlert } from "../features/forms/form-alert.js";

@@ -3,7 +3,7 @@ import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { addMs, DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
 import { newId } from "../shared/ids.js";
-import { wantsConversationMail } from "../settings/settings-service.js";
+import { wantsConversationMail } from "../user-settings/user-settings-service.js";
 import { conversationMail, type MailedComment } from "./digest-mail.js";
 import { MAIL_WINDOW_MS } from "./queue.js";
 

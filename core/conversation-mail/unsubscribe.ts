@@ -4,8 +4,8 @@ import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
-import { setEmailNotifications } from "../settings/settings-service.js";
-import { settingsMessages } from "../../contract/settings.js";
+import { setEmailNotifications } from "../user-settings/user-settings-service.js";
+import { settingsMessages } from "../../contract/user-settings.js";
 
 // The key lives in the database (made by migration 010), so every instance signs alike; read once.
 const keys = new WeakMap<Kysely<Database>, Promise<string>>();

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { SettingsUpdateSchema, type Settings } from "../../contract/settings.js";
+import { SettingsUpdateSchema, type Settings } from "../../contract/user-settings.js";
 import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { iso } from "../shared/clock.js";

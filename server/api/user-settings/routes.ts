@@ -1,13 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import type { CoreDeps } from "../../../core/deps.js";
 import { unsubscribe } from "../../../core/conversation-mail/unsubscribe.js";
-import { getSettings, updateSettings } from "../../../core/settings/settings-service.js";
+import { getSettings, updateSettings } from "../../../core/user-settings/user-settings-service.js";
 import { requireSignedIn } from "../../plugins/auth.js";
 import { limits } from "../rate-limits.js";
 
 type LinkParams = { Params: { userId: string; token: string } };
 
-export function settingsRoutes(app: FastifyInstance, deps: CoreDeps) {
+export function userSettingsRoutes(app: FastifyInstance, deps: CoreDeps) {
   app.get("/api/users/me/settings", async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return getSettings(deps, actor);
