@@ -80,6 +80,8 @@ export interface PostsTable {
   /** A category title, kept when the category is deleted (DESIGN.md 4). */
   category: string;
   image_key: string;
+  /** The writer's description of the cover image; null: none given (the title stands in). */
+  image_alt: string | null;
   body_format: BodyFormat;
   /** The sanitized rendering of `description`, made when it was written (core/posts/body.ts). */
   html: string;

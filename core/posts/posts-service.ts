@@ -295,6 +295,7 @@ export async function createPost(
     description: parsed.data.description,
     category,
     image_key: imageKey,
+    image_alt: parsed.data.imageAlt || null,
     ...body.columns,
     status,
     publish_at: state.publish_at ?? null,
@@ -369,6 +370,7 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
           excerpt,
           reading_minutes,
           category,
+          ...(input.imageAlt === undefined ? {} : { image_alt: input.imageAlt || null }),
           ...state,
           updated_at: iso(deps.clock()),
         })

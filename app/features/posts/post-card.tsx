@@ -18,7 +18,7 @@ export function PostCard({ post, eager = false }: { post: PostSummary; eager?: b
           sizes="(min-width: 1400px) 400px, (min-width: 992px) 50vw, 100vw"
           width="1200"
           height="675"
-          alt={post.title}
+          alt={post.imageAlt ?? post.title}
           loading={eager ? "eager" : "lazy"}
           // The first cards hold the largest paint of the page: fetched before the scripts.
           fetchPriority={eager ? "high" : "auto"}
