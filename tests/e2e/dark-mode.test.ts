@@ -13,7 +13,7 @@ import {
   signIn,
   type Watched,
 } from "./browser.js";
-import { SCREENS } from "./measure.js";
+import { overflowsOf, SCREENS } from "./measure.js";
 
 /** Dark mode (issue 20.8, decision 014): the system's setting, a remembered switch, no flash. */
 
@@ -141,6 +141,8 @@ describe("dark mode", () => {
       const { page } = site;
       await page.goto(postPath);
       await shows(page.getByRole("heading", { name: "Bread at night" }));
+      // The switch fits the header beside Login and Register, on a phone too.
+      expect(await overflowsOf(page)).toEqual([]);
       expect(await backgroundOf(page)).toBe(LIGHT);
       await expect
         .poll(() => page.locator(".theme-menu summary").textContent())
