@@ -283,6 +283,14 @@ describe("accessible in both themes", () => {
       ]) {
         await check(site, path);
       }
+      // The confirm dialog over a table, left with Cancel.
+      const { page } = site;
+      const row = page.getByRole("row").filter({ hasText: "Read at midnight" });
+      await row.getByRole("button", { name: "Delete" }).click();
+      const dialog = page.getByRole("dialog");
+      await shows(dialog.getByRole("heading", { name: "Are you sure?" }));
+      await expectAccessible(page);
+      await dialog.getByRole("button", { name: "Cancel" }).click();
       await close(site);
     });
   }
