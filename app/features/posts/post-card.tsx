@@ -57,6 +57,7 @@ export function PostGrid({ posts }: { posts: PostSummary[] }) {
 export function NoPosts() {
   return (
     <div className="empty">
+      {/* Coloured by styles.css (.empty svg rect), from the theme's tokens. */}
       <svg viewBox="0 0 120 90" width="160" height="120" aria-hidden="true">
         <rect x="10" y="10" width="100" height="70" rx="8" />
         <rect x="22" y="24" width="50" height="8" rx="4" />
