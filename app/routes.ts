@@ -14,6 +14,7 @@ export default [
   route("register", "routes/register.tsx"),
   route("logout", "routes/logout.tsx"),
   route("report", "routes/report.tsx"),
+  route("theme", "routes/theme.tsx"),
   route("email-sent", "routes/email-sent.tsx"),
   route("api/auth/:userId/verify/:token", "routes/verify-email.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),

@@ -15,6 +15,7 @@ import { limits, type LimitName } from "../api/rate-limits.js";
 import { imageOrigins as imageOriginsOf, type Config } from "../config.js";
 import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
 import { FLASH_COOKIE } from "../../app/features/flash.server.js";
+import { THEME_COOKIE, themeOf } from "../../app/features/theme/theme.js";
 import type { ContentVersion } from "./content-version.js";
 import { workSlots } from "../../core/shared/work-slots.js";
 import {
@@ -126,6 +127,9 @@ function mayShare(request: FastifyRequest, sessionCookie: string) {
   );
 }
 
+const themeOfRequest = (request: FastifyRequest) =>
+  themeOf(readCookie(request.headers.cookie, THEME_COOKIE));
+
 /**
  * The API's limits, by name, for the page actions to apply (`context.limit("login")`): the same
  * numbers and the same count per address, so a form and its API route spend one allowance. Actions
@@ -199,7 +203,10 @@ export async function registerWebSite(
     const url = new URL(address, siteOrigin);
     const version = await contentVersion.current();
     if (version === undefined) return renderFresh(request, reply, url, undefined);
-    const key = address;
+    // A reader who chose light or dark gets that theme's render, kept apart from the system one
+    // all others share (decision 014).
+    const theme = themeOfRequest(request);
+    const key = theme === "system" ? address : `${address} theme=${theme}`;
     const cached = cache.get(key, version, Date.now()) ?? (await cache.whenMade(key, version));
     if (cached) return sendShared(request, reply, cache, key, cached, SHARED_PAGE_HEADERS);
     const made = cache.startMaking(key, version);
@@ -232,6 +239,7 @@ export async function registerWebSite(
         viewer,
         secureCookies,
         cspNonce,
+        theme: themeOfRequest(request),
         limit: (name) => (limited ? limited(request, name) : Promise.resolve(undefined)),
       });
       return { response: answer, body: Buffer.from(await answer.arrayBuffer()) };
