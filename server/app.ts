@@ -41,7 +41,7 @@ import { imageOrigins, type Config } from "./config.js";
 import { registerApiCors } from "./plugins/cors.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { sharedLimitStore } from "./plugins/rate-limit-store.js";
-import { requestSerializer } from "./plugins/logging.js";
+import { OneLinePerRequest, requestSerializer } from "./plugins/logging.js";
 import {
   memoryContentVersion,
   unknownContentVersion,
@@ -192,6 +192,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       serializers: { req: requestSerializer },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    logController: new OneLinePerRequest(),
     bodyLimit: 1_048_576,
     // Fastify leaves all of these off: a client that sends slowly or never reads held its
     // connection (and whatever turn it had) for as long as it liked.
