@@ -36,6 +36,7 @@ import { healthRoutes } from "./api/health/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
 import { reportRoutes } from "./api/reports/routes.js";
+import { siteSettingsRoutes } from "./api/settings/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
 import { registerApiCors } from "./plugins/cors.js";
@@ -48,6 +49,7 @@ import {
   redisContentVersion,
 } from "./web/content-version.js";
 import { feedRoutes } from "./web/feeds.js";
+import { siteSettingsReader } from "./web/site-settings.js";
 import { PageCache } from "./web/page-cache.js";
 import { registerSharedAnswers } from "./api/shared-answers.js";
 import { registerWebSite } from "./web/site.js";
@@ -334,9 +336,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Before the shared answers, which may answer from the cache in their own onRequest hook.
   await registerApiCors(server, config.corsOrigins);
   // Shared answers: registered before compression, so they keep (and compress once) the plain body.
+  // What pages, feeds and GET /api/settings say about the site: saved by admins, SITE_* until then.
+  const siteDefaults = {
+    title: config.site.title,
+    welcome: config.site.welcome,
+    contactPhone: config.site.contactPhone,
+    contactEmail: config.site.contactEmail,
+  };
+  const siteSettings = siteSettingsReader(deps, siteDefaults, contentVersion);
   const shared = {
     cache: new PageCache({ maxBytes: 32 * 1024 * 1024, maxAgeMs: 30_000 }),
     contentVersion,
+    siteSettings,
   };
   registerSharedAnswers(server, shared);
 
@@ -394,7 +405,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerErrorHandling(server);
   const renderPage = await registerWebSite(server, deps, config, ROOT, shared);
   healthRoutes(server, deps);
-  feedRoutes(server, deps, config, contentVersion, { sitemapUrlsMax: options.sitemapUrlsMax });
+  feedRoutes(server, deps, config, contentVersion, {
+    sitemapUrlsMax: options.sitemapUrlsMax,
+    siteSettings,
+  });
   authRoutes(server, deps, renderPage);
   passwordRoutes(server, deps);
   userRoutes(server, deps);
@@ -403,6 +417,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   categoryRoutes(server, deps);
   adminRoutes(server, deps);
   reportRoutes(server, deps);
+  siteSettingsRoutes(server, deps, siteSettings);
 
   return { server, deps, database };
 }
