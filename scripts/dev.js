@@ -91,11 +91,15 @@ if (!buildSite()) say("starting the API anyway; the site will be served once it 
 startServer();
 say(`watching ${[...SITE_DIRS, ...SERVER_DIRS].join("/, ")}/`);
 
+// Ctrl+C reaches the server too (one process group): give it a moment to stop by itself before
+// asking again, which would cut its graceful shutdown short. SIGTERM (a supervisor) is passed on.
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.once(signal, () => {
     clearTimeout(timer);
-    if (!server) process.exit(0);
-    server.once("exit", () => process.exit(0));
-    server.kill(signal);
+    const running = server;
+    if (!running) process.exit(0);
+    running.once("exit", () => process.exit(0));
+    if (signal === "SIGTERM") running.kill("SIGTERM");
+    else setTimeout(() => running.kill("SIGTERM"), 1000);
   });
 }
