@@ -14,14 +14,20 @@ export type LimitName =
   | "postEdit"
   | "preview"
   | "profile"
-  | "report";
+  | "report"
+  | "settings";
 
-/** Public facts about the site, from configuration (the explicit list that reaches pages). */
+/**
+ * Public facts about the site (the explicit list that reaches pages): the settings admins save
+ * (SITE_* until then, decision 020) and the configured address.
+ */
 export interface SiteInfo {
   title: string;
   contactPhone: string;
   contactEmail: string;
   welcome: string;
+  /** The logo, or null for the default mark. */
+  logo: { url: string } | null;
   publicUrl: string;
 }
 

@@ -29,6 +29,7 @@ export default [
       route("comments-table", "routes/admin/comments-table.tsx"),
       route("reports-table", "routes/admin/reports-table.tsx"),
       route("audit-log", "routes/admin/audit-log.tsx"),
+      route("site-settings", "routes/admin/site-settings.tsx"),
     ]),
   ]),
   route("*", "routes/not-found.tsx"),

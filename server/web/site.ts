@@ -17,6 +17,7 @@ import { readCookie, sessionCookieName } from "../../app/features/auth/session-c
 import { FLASH_COOKIE } from "../../app/features/flash.server.js";
 import { THEME_COOKIE, themeOf } from "../../app/features/theme/theme.js";
 import type { ContentVersion } from "./content-version.js";
+import type { SiteSettingsReader } from "./site-settings.js";
 import { workSlots } from "../../core/shared/work-slots.js";
 import {
   etagOf,
@@ -162,7 +163,7 @@ export async function registerWebSite(
   deps: CoreDeps,
   config: Config,
   root: string,
-  shared: { cache: PageCache; contentVersion: ContentVersion },
+  shared: { cache: PageCache; contentVersion: ContentVersion; siteSettings: SiteSettingsReader },
 ): Promise<RenderPage | undefined> {
   const buildFile = path.join(root, "build", "server", "index.js");
   if (!existsSync(buildFile)) {
@@ -173,7 +174,6 @@ export async function registerWebSite(
   const handle = createRequestHandler(build, "production");
   const siteOrigin = new URL(config.publicUrl).origin;
   const imageOrigins = imageOriginsOf(config);
-  const site: SiteInfo = { ...config.site, publicUrl: config.publicUrl };
 
   await server.register(fastifyStatic, {
     root: path.join(root, "build", "client", "assets"),
@@ -232,6 +232,7 @@ export async function registerWebSite(
       if (!reply.raw.writableFinished) controller.abort();
     });
     const viewer = await viewerOf(deps, request, secureCookies);
+    const site: SiteInfo = { ...(await shared.siteSettings()), publicUrl: config.publicUrl };
     const { response, body } = await rendering.run(async () => {
       const answer = await handle(toWebRequest(request, url, controller.signal), {
         deps,

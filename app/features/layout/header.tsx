@@ -76,7 +76,12 @@ export function Header(props: {
           <MenuIcon />
         </Link>
         <Link to="/" className="brand">
-          <BlogIcon /> {site.title}
+          {site.logo ? (
+            <img src={site.logo.url} alt="" className="brand-logo" height={32} />
+          ) : (
+            <BlogIcon />
+          )}{" "}
+          {site.title}
         </Link>
         <nav aria-label="Main" className="main-nav">
           <ul>
