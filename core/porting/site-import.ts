@@ -263,6 +263,13 @@ async function readArchive(
     extract.destroy(error);
   });
   input.pipe(extract);
+  // The tar stream failing (a cut or garbled file) makes the archive damaged, even when the entry
+  // being read is where it shows; what `onEntry` throws of its own (a refused row, a storage
+  // failure) goes on as it is.
+  let broken: Error | undefined;
+  extract.on("error", (error: Error) => {
+    broken = error;
+  });
   try {
     for await (const entry of extract) {
       if (entry.header.type !== "file") throw damaged(`${entry.header.name} is not a file`);
@@ -271,7 +278,8 @@ async function readArchive(
   } catch (error) {
     input.destroy();
     if (error instanceof ImportRefused) throw error;
-    throw damaged(error instanceof Error ? error.message : String(error));
+    if (broken) throw damaged(broken.message);
+    throw error;
   }
 }
 
