@@ -1,6 +1,9 @@
 import path from "node:path";
+import { uncountedAttempts } from "../../core/auth/login-attempts.js";
+import type { CoreDeps } from "../../core/deps.js";
 import { createS3Storage } from "../../core/media/s3-storage.js";
 import { localSiteFiles, s3SiteFiles, type SiteFiles } from "../../core/porting/site-files.js";
+import { systemClock } from "../../core/shared/clock.js";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "../../db/connect.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 
@@ -55,4 +58,32 @@ export function runCommand(main: () => Promise<void>, isRefusal: (error: unknown
       process.exit(1);
     },
   );
+}
+
+/**
+ * What the services need, for a command rather than a server: no mail is sent, no sign-in
+ * counted, and no running server is told (it sees the new content at its next change or restart).
+ */
+export function commandDeps(site: Awaited<ReturnType<typeof openSite>>): CoreDeps {
+  const { config } = site;
+  return {
+    db: site.database.db,
+    storage: site.files.storage,
+    clock: systemClock,
+    loginAttempts: uncountedAttempts,
+    contentChanged: () => Promise.resolve(),
+    newAccountBrakes: false,
+    mailer: { send: () => Promise.reject(new Error("a command sends no mail")) },
+    log: {
+      warn: (details, message) => {
+        process.stderr.write(`${message} ${JSON.stringify(details)}\n`);
+      },
+    },
+    site: {
+      title: config.site.title,
+      publicUrl: config.publicUrl,
+      mailLinkUrl: config.mailLinkUrl,
+      defaultAvatarUrl: `${config.publicUrl}/images/default-avatar.svg`,
+    },
+  };
 }
