@@ -19,7 +19,7 @@ export interface CliRun {
 export function runCli(
   command: "export" | "import",
   args: string[],
-  site: { dataDir: string; databaseUrl?: string | undefined },
+  site: { dataDir: string; databaseUrl?: string | undefined; publicUrl?: string },
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -30,7 +30,8 @@ export function runCli(
         env: {
           PATH: process.env.PATH ?? "",
           DATA_DIR: site.dataDir,
-          PUBLIC_URL: "http://127.0.0.1:3000",
+          // The server's own, as an operator runs the command with the server's variables.
+          PUBLIC_URL: site.publicUrl ?? "http://127.0.0.1:3000",
           ...(site.databaseUrl ? { DATABASE_URL: site.databaseUrl } : {}),
         },
         stdio: ["ignore", "pipe", "pipe"],
