@@ -59,6 +59,8 @@ export async function exportSite(
     const { tables, migration } = await dumpTables(db, engine, scratch, progress);
     const pack = tar.pack();
     const written = pipeline(pack, out);
+    // Awaited at the end; a failure before then is the one reported, and this one is not lost.
+    written.catch(() => undefined);
     const manifest: Manifest = {
       format: ARCHIVE_FORMAT,
       version: ARCHIVE_VERSION,
@@ -74,36 +76,41 @@ export async function exportSite(
       })),
       files: [],
     };
-    for (const table of tables) {
-      const entry = pack.entry({
-        name: tableEntry(table.name),
-        size: table.bytes,
-        mtime: new Date(0),
-      });
-      await pipeline(createReadStream(table.file), entry);
-    }
-
-    const keys: string[] = [];
-    for await (const object of files.storage.list("images/")) {
-      // A write that never finished, an empty folder: not images.
-      if (!IMAGE_FILE.test(object.key)) continue;
-      keys.push(object.key);
-    }
-    keys.sort();
-    progress?.start("images", keys.length);
     let bytes = 0;
-    for (const key of keys) {
-      const body = await files.read(key);
-      progress?.tick();
-      if (!body) continue; // removed since it was listed: nothing refers to it any more
-      await addEntry(pack, fileEntry(key), body);
-      manifest.files.push({ key, bytes: body.length, sha256: hash(body) });
-      bytes += body.length;
+    try {
+      for (const table of tables) {
+        const entry = pack.entry({
+          name: tableEntry(table.name),
+          size: table.bytes,
+          mtime: new Date(0),
+        });
+        await pipeline(createReadStream(table.file), entry);
+      }
+
+      const keys: string[] = [];
+      for await (const object of files.storage.list("images/")) {
+        // A write that never finished, an empty folder: not images.
+        if (!IMAGE_FILE.test(object.key)) continue;
+        keys.push(object.key);
+      }
+      keys.sort();
+      progress?.start("images", keys.length);
+      for (const key of keys) {
+        const body = await files.read(key);
+        progress?.tick();
+        if (!body) continue; // removed since it was listed: nothing refers to it any more
+        await addEntry(pack, fileEntry(key), body);
+        manifest.files.push({ key, bytes: body.length, sha256: hash(body) });
+        bytes += body.length;
+      }
+      progress?.done();
+      await addEntry(pack, MANIFEST_ENTRY, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+      pack.finalize();
+      await written;
+    } catch (error) {
+      pack.destroy(error as Error);
+      throw error;
     }
-    progress?.done();
-    await addEntry(pack, MANIFEST_ENTRY, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
-    pack.finalize();
-    await written;
 
     const stored = new Set(manifest.files.map((file) => file.key));
     const missingFiles = (await namedImageFiles(db)).filter((key) => !stored.has(key));

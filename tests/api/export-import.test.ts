@@ -14,6 +14,7 @@ import { CARRIED_TABLES, isEngineTable, SKIPPED_TABLES } from "../../core/portin
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "../../db/connect.js";
 import { allFiles, allRows, runCli } from "../support/porting.js";
 import { pngImage } from "../support/images.js";
+import { startTestS3 } from "../support/s3.js";
 import { freshPostgres } from "../support/test-server.js";
 
 const POSTGRES = process.env.DATABASE_URL;
@@ -433,6 +434,31 @@ describe("npm run export, then import into an empty site", () => {
       expect(await database.db.selectFrom("verification_tokens").selectAll().execute()).toEqual([]);
     } finally {
       await database.close();
+    }
+  });
+
+  it("carries the images into S3 storage and out of it again", async () => {
+    const s3 = await startTestS3();
+    try {
+      const onS3 = await newSite("sqlite");
+      const withS3 = { ...onS3, env: s3.env };
+      let run = await runCli("import", [archive], withS3);
+      expect(run.code, run.stderr).toBe(0);
+      // The files went to the bucket, not to DATA_DIR/uploads.
+      expect(Object.keys(await allFiles(onS3.uploads))).toEqual([]);
+
+      const again = path.join(scratch, "from-s3.tar");
+      run = await runCli("export", ["--out", again], withS3);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).not.toContain("Warning");
+      const back = await newSite("sqlite");
+      run = await runCli("import", [again], back);
+      expect(run.code, run.stderr).toBe(0);
+      const restored = await snapshot(back);
+      expect(restored.rows).toEqual(seeded.rows);
+      expect(restored.files).toEqual(seeded.files);
+    } finally {
+      await s3.close();
     }
   });
 

@@ -19,7 +19,13 @@ export interface CliRun {
 export function runCli(
   command: "export" | "import",
   args: string[],
-  site: { dataDir: string; databaseUrl?: string | undefined; publicUrl?: string },
+  site: {
+    dataDir: string;
+    databaseUrl?: string | undefined;
+    publicUrl?: string;
+    /** More variables (S3_*). */
+    env?: Record<string, string>;
+  },
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -33,6 +39,7 @@ export function runCli(
           // The server's own, as an operator runs the command with the server's variables.
           PUBLIC_URL: site.publicUrl ?? "http://127.0.0.1:3000",
           ...(site.databaseUrl ? { DATABASE_URL: site.databaseUrl } : {}),
+          ...site.env,
         },
         stdio: ["ignore", "pipe", "pipe"],
       },
