@@ -17,6 +17,9 @@ import { pngImage } from "../support/images.js";
 import { startTestS3 } from "../support/s3.js";
 import { freshPostgres } from "../support/test-server.js";
 
+/** Each command is a process of its own that loads the sources: seconds each on a busy machine. */
+const CLI_TIMEOUT = 120_000;
+
 const POSTGRES = process.env.DATABASE_URL;
 
 interface Site {
@@ -243,7 +246,7 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-describe("the tables an archive carries", () => {
+describe("the tables an archive carries", { timeout: CLI_TIMEOUT }, () => {
   it("names every table of a migrated database, carried or left out on purpose", async () => {
     for (const engine of POSTGRES ? (["sqlite", "postgres"] as const) : (["sqlite"] as const)) {
       const site = await newSite(engine);
@@ -268,155 +271,163 @@ describe("the tables an archive carries", () => {
   });
 });
 
-describe("npm run import of a site archive: refusals, nothing written", () => {
-  let target: Site;
+describe(
+  "npm run import of a site archive: refusals, nothing written",
+  { timeout: CLI_TIMEOUT },
+  () => {
+    let target: Site;
 
-  beforeAll(async () => {
-    target = await newSite(targetEngine);
-  });
-  afterAll(async () => {
-    await target.drop();
-  });
+    beforeAll(async () => {
+      target = await newSite(targetEngine);
+    });
+    afterAll(async () => {
+      await target.drop();
+    });
 
-  async function expectEmpty() {
-    const { rows, files } = await snapshot(target);
-    for (const table of CARRIED_TABLES) expect(rows[table], table).toEqual([]);
-    expect(Object.keys(files)).toEqual([]);
-  }
-
-  it("refuses a site that has rows, and changes nothing in it", async () => {
-    const run = await runCli("import", [archive], source);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^The target site is not empty \(users, categories, posts/);
-    expect(run.stderr).toContain("nothing was imported");
-    expect(await snapshot(source)).toEqual({ rows: seeded.rows, files: seeded.files });
-  });
-
-  it("refuses a file that is not there", async () => {
-    const run = await runCli("import", [path.join(scratch, "nowhere.tar")], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("There is no file");
-    await expectEmpty();
-  });
-
-  it("refuses a file that is not an archive, and a compressed one", async () => {
-    const text = path.join(scratch, "not-a-tar.tar");
-    await writeFile(text, '{"posts": []}\n'.repeat(100));
-    let run = await runCli("import", [text], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^The archive is damaged or not a site export/);
-
-    const gzipped = path.join(scratch, "site.tar.gz");
-    await writeFile(gzipped, gzipSync(await readFile(archive)));
-    run = await runCli("import", [gzipped], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("is compressed (gzip): decompress it first");
-    await expectEmpty();
-  });
-
-  it("refuses a truncated archive, wherever it was cut", async () => {
-    const whole = await readFile(archive);
-    for (const fraction of [0.1, 0.5, 0.97]) {
-      const cut = path.join(scratch, `cut-${String(fraction)}.tar`);
-      await writeFile(cut, whole.subarray(0, Math.floor(whole.length * fraction)));
-      const run = await runCli("import", [cut], target);
-      expect(run.code, `cut at ${String(fraction)}`).toBe(1);
-      expect(run.stderr).toMatch(/^The archive is damaged or not a site export/);
+    async function expectEmpty() {
+      const { rows, files } = await snapshot(target);
+      for (const table of CARRIED_TABLES) expect(rows[table], table).toEqual([]);
+      expect(Object.keys(files)).toEqual([]);
     }
-    // Cut exactly before the manifest: every entry whole, the list of what should be there gone.
-    const entries = await entriesOf(archive);
-    const cut = path.join(scratch, "no-manifest.tar");
-    await writeFile(cut, await packed(entries.slice(0, -1)));
-    const run = await runCli("import", [cut], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("it ends before its manifest");
-    await expectEmpty();
-  });
 
-  it("refuses an archive whose bytes differ from its manifest (an image, a row)", async () => {
-    const entries = await entriesOf(archive);
-    const image = entries.findIndex((entry) => entry.name.startsWith("files/"));
-    const flipped = entries.map((entry, index) => {
-      if (index !== image) return entry;
-      const body = Buffer.from(entry.body);
-      body[body.length - 1] = (body[body.length - 1] ?? 0) ^ 0xff;
-      return { ...entry, body };
+    it("refuses a site that has rows, and changes nothing in it", async () => {
+      const run = await runCli("import", [archive], source);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^The target site is not empty \(users, categories, posts/);
+      expect(run.stderr).toContain("nothing was imported");
+      expect(await snapshot(source)).toEqual({ rows: seeded.rows, files: seeded.files });
     });
-    const altered = path.join(scratch, "altered.tar");
-    await writeFile(altered, await packed(flipped));
-    let run = await runCli("import", [altered], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("is not what its manifest says");
 
-    const users = entries.findIndex((entry) => entry.name === "tables/users.jsonl");
-    const edited = entries.map((entry, index) =>
-      index === users
-        ? {
-            ...entry,
-            body: Buffer.from(entry.body.toString("utf8").replace('"is_admin":1', '"is_admin":0')),
-          }
-        : entry,
-    );
-    await writeFile(altered, await packed(edited));
-    run = await runCli("import", [altered], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("tables/users.jsonl is not what its manifest says");
-    await expectEmpty();
-  });
-
-  it("refuses rows that are not JSON, or not of the table's columns, even with a manifest that agrees", async () => {
-    const notJson = await rewritten(archive, (entries) => {
-      const posts = entries.find((entry) => entry.name === "tables/posts.jsonl");
-      if (posts) posts.body = Buffer.concat([posts.body, Buffer.from('{"id": "x", \n')]);
+    it("refuses a file that is not there", async () => {
+      const run = await runCli("import", [path.join(scratch, "nowhere.tar")], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("There is no file");
+      await expectEmpty();
     });
-    let run = await runCli("import", [notJson], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("a row of posts is not JSON");
 
-    const extraColumn = await rewritten(archive, (entries, manifest) => {
-      const categories = entries.find((entry) => entry.name === "tables/categories.jsonl");
-      if (categories)
-        categories.body = Buffer.from(
-          categories.body
-            .toString("utf8")
-            .replaceAll('"created_at"', '"colour":"red","created_at"'),
-        );
-      const table = manifest.tables.find((candidate) => candidate.name === "categories");
-      table?.columns.push("colour");
+    it("refuses a file that is not an archive, and a compressed one", async () => {
+      const text = path.join(scratch, "not-a-tar.tar");
+      await writeFile(text, '{"posts": []}\n'.repeat(100));
+      let run = await runCli("import", [text], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^The archive is damaged or not a site export/);
+
+      const gzipped = path.join(scratch, "site.tar.gz");
+      await writeFile(gzipped, gzipSync(await readFile(archive)));
+      run = await runCli("import", [gzipped], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("is compressed (gzip): decompress it first");
+      await expectEmpty();
     });
-    run = await runCli("import", [extraColumn], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("The table categories has other columns here than in the archive");
 
-    const olderVersion = await rewritten(archive, (_entries, manifest) => {
-      manifest.migration = "006-body-images";
+    it("refuses a truncated archive, wherever it was cut", async () => {
+      const whole = await readFile(archive);
+      for (const fraction of [0.1, 0.5, 0.97]) {
+        const cut = path.join(scratch, `cut-${String(fraction)}.tar`);
+        await writeFile(cut, whole.subarray(0, Math.floor(whole.length * fraction)));
+        const run = await runCli("import", [cut], target);
+        expect(run.code, `cut at ${String(fraction)}`).toBe(1);
+        expect(run.stderr).toMatch(/^The archive is damaged or not a site export/);
+      }
+      // Cut exactly before the manifest: every entry whole, the list of what should be there gone.
+      const entries = await entriesOf(archive);
+      const cut = path.join(scratch, "no-manifest.tar");
+      await writeFile(cut, await packed(entries.slice(0, -1)));
+      const run = await runCli("import", [cut], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("it ends before its manifest");
+      await expectEmpty();
     });
-    run = await runCli("import", [olderVersion], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("exported at database version 006-body-images");
-    await expectEmpty();
-  });
 
-  it("writes nothing, and removes the images it wrote, when the database refuses a row", async () => {
-    // Every check on the archive passes; the like names a post that does not exist.
-    const brokenLike = await rewritten(archive, (entries) => {
-      const likes = entries.find((entry) => entry.name === "tables/likes.jsonl");
-      if (!likes) throw new Error("no likes");
-      const [first = ""] = likes.body.toString("utf8").split("\n");
-      const row = JSON.parse(first) as Record<string, unknown>;
-      likes.body = Buffer.concat([
-        likes.body,
-        Buffer.from(`${JSON.stringify({ ...row, post_id: "no-such-post" })}\n`),
-      ]);
+    it("refuses an archive whose bytes differ from its manifest (an image, a row)", async () => {
+      const entries = await entriesOf(archive);
+      const image = entries.findIndex((entry) => entry.name.startsWith("files/"));
+      const flipped = entries.map((entry, index) => {
+        if (index !== image) return entry;
+        const body = Buffer.from(entry.body);
+        body[body.length - 1] = (body[body.length - 1] ?? 0) ^ 0xff;
+        return { ...entry, body };
+      });
+      const altered = path.join(scratch, "altered.tar");
+      await writeFile(altered, await packed(flipped));
+      let run = await runCli("import", [altered], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("is not what its manifest says");
+
+      const users = entries.findIndex((entry) => entry.name === "tables/users.jsonl");
+      const edited = entries.map((entry, index) =>
+        index === users
+          ? {
+              ...entry,
+              body: Buffer.from(
+                entry.body.toString("utf8").replace('"is_admin":1', '"is_admin":0'),
+              ),
+            }
+          : entry,
+      );
+      await writeFile(altered, await packed(edited));
+      run = await runCli("import", [altered], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("tables/users.jsonl is not what its manifest says");
+      await expectEmpty();
     });
-    const run = await runCli("import", [brokenLike], target);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^Failed: .*(foreign key|FOREIGN KEY)/i);
-    await expectEmpty();
-  });
-});
 
-describe("npm run export, then import into an empty site", () => {
+    it("refuses rows that are not JSON, or not of the table's columns, even with a manifest that agrees", async () => {
+      const notJson = await rewritten(archive, (entries) => {
+        const posts = entries.find((entry) => entry.name === "tables/posts.jsonl");
+        if (posts) posts.body = Buffer.concat([posts.body, Buffer.from('{"id": "x", \n')]);
+      });
+      let run = await runCli("import", [notJson], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("a row of posts is not JSON");
+
+      const extraColumn = await rewritten(archive, (entries, manifest) => {
+        const categories = entries.find((entry) => entry.name === "tables/categories.jsonl");
+        if (categories)
+          categories.body = Buffer.from(
+            categories.body
+              .toString("utf8")
+              .replaceAll('"created_at"', '"colour":"red","created_at"'),
+          );
+        const table = manifest.tables.find((candidate) => candidate.name === "categories");
+        table?.columns.push("colour");
+      });
+      run = await runCli("import", [extraColumn], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        "The table categories has other columns here than in the archive",
+      );
+
+      const olderVersion = await rewritten(archive, (_entries, manifest) => {
+        manifest.migration = "006-body-images";
+      });
+      run = await runCli("import", [olderVersion], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("exported at database version 006-body-images");
+      await expectEmpty();
+    });
+
+    it("writes nothing, and removes the images it wrote, when the database refuses a row", async () => {
+      // Every check on the archive passes; the like names a post that does not exist.
+      const brokenLike = await rewritten(archive, (entries) => {
+        const likes = entries.find((entry) => entry.name === "tables/likes.jsonl");
+        if (!likes) throw new Error("no likes");
+        const [first = ""] = likes.body.toString("utf8").split("\n");
+        const row = JSON.parse(first) as Record<string, unknown>;
+        likes.body = Buffer.concat([
+          likes.body,
+          Buffer.from(`${JSON.stringify({ ...row, post_id: "no-such-post" })}\n`),
+        ]);
+      });
+      const run = await runCli("import", [brokenLike], target);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^Failed: .*(foreign key|FOREIGN KEY)/i);
+      await expectEmpty();
+    });
+  },
+);
+
+describe("npm run export, then import into an empty site", { timeout: CLI_TIMEOUT }, () => {
   it("restores every row and every image byte, SQLite to SQLite", async () => {
     const target = await newSite("sqlite");
     const run = await runCli("import", [archive], target);

@@ -8,6 +8,9 @@ import { mailedLink } from "../support/mail.js";
 import { allFiles, runCli } from "../support/porting.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
+/** Each command is a process of its own that loads the sources: seconds each on a busy machine. */
+const CLI_TIMEOUT = 120_000;
+
 let server: TestServer;
 let scratch: string;
 let exportFile: string;
@@ -214,7 +217,7 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-describe("npm run import -- --ghost: refusals, nothing written", () => {
+describe("npm run import -- --ghost: refusals, nothing written", { timeout: CLI_TIMEOUT }, () => {
   it("refuses a file that is not there, a folder of images that is not there", async () => {
     const before = await counts();
     let run = await runCli("import", ["--ghost", path.join(scratch, "nowhere.json")], site());
@@ -247,7 +250,7 @@ describe("npm run import -- --ghost: refusals, nothing written", () => {
   });
 });
 
-describe("npm run import -- --ghost export.json --images DIR", () => {
+describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TIMEOUT }, () => {
   let first: Awaited<ReturnType<typeof runCli>>;
 
   beforeAll(async () => {

@@ -6,6 +6,9 @@ import { pngImage } from "../support/images.js";
 import { allFiles, runCli } from "../support/porting.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
+/** Each command is a process of its own that loads the sources: seconds each on a busy machine. */
+const CLI_TIMEOUT = 120_000;
+
 let server: TestServer;
 let scratch: string;
 let exportFile: string;
@@ -161,33 +164,37 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-describe("npm run import -- --wordpress: refusals, nothing written", () => {
-  it("refuses a file that is not there", async () => {
-    const before = await counts();
-    const run = await runCli("import", ["--wordpress", path.join(scratch, "none.xml")], site());
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("There is no file");
-    expect(await counts()).toEqual(before);
-  });
+describe(
+  "npm run import -- --wordpress: refusals, nothing written",
+  { timeout: CLI_TIMEOUT },
+  () => {
+    it("refuses a file that is not there", async () => {
+      const before = await counts();
+      const run = await runCli("import", ["--wordpress", path.join(scratch, "none.xml")], site());
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("There is no file");
+      expect(await counts()).toEqual(before);
+    });
 
-  it("refuses XML that is not well-formed (a cut file) and XML that is not WXR", async () => {
-    const before = await counts();
-    const broken = path.join(scratch, "broken.xml");
-    const whole = wxr();
-    await writeFile(broken, whole.slice(0, Math.floor(whole.length * 0.8)));
-    let run = await runCli("import", ["--wordpress", broken], site());
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^The WordPress export is not well-formed XML/);
+    it("refuses XML that is not well-formed (a cut file) and XML that is not WXR", async () => {
+      const before = await counts();
+      const broken = path.join(scratch, "broken.xml");
+      const whole = wxr();
+      await writeFile(broken, whole.slice(0, Math.floor(whole.length * 0.8)));
+      let run = await runCli("import", ["--wordpress", broken], site());
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^The WordPress export is not well-formed XML/);
 
-    await writeFile(broken, '<?xml version="1.0"?><rss version="2.0"><channel></channel></rss>');
-    run = await runCli("import", ["--wordpress", broken], site());
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^This is not a WordPress export \(WXR\)/);
-    expect(await counts()).toEqual(before);
-  });
-});
+      await writeFile(broken, '<?xml version="1.0"?><rss version="2.0"><channel></channel></rss>');
+      run = await runCli("import", ["--wordpress", broken], site());
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^This is not a WordPress export \(WXR\)/);
+      expect(await counts()).toEqual(before);
+    });
+  },
+);
 
-describe("npm run import -- --wordpress export.xml --images DIR", () => {
+describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI_TIMEOUT }, () => {
   let first: Awaited<ReturnType<typeof runCli>>;
 
   beforeAll(async () => {
