@@ -33,7 +33,7 @@ import { authRoutes } from "./api/auth/routes.js";
 import { categoryRoutes } from "./api/categories/routes.js";
 import { commentRoutes } from "./api/comments/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
-import { collectApiRoutes } from "./api/openapi/document.js";
+import { collectApiRoutes, type ApiRoute } from "./api/openapi/document.js";
 import { openApiRoutes } from "./api/openapi/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
@@ -183,6 +183,8 @@ export interface App {
   server: FastifyInstance;
   deps: CoreDeps;
   database: DatabaseHandle;
+  /** Every route under /api with its docs: what the API reference is made from. */
+  apiRoutes: readonly ApiRoute[];
 }
 
 /** Builds the whole host: database (migrated), adapters, plugins and routes. Does not listen. */
@@ -408,5 +410,5 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   reportRoutes(server, deps);
   openApiRoutes(server, apiRoutes, config);
 
-  return { server, deps, database };
+  return { server, deps, database, apiRoutes };
 }

@@ -60,7 +60,11 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
  * The pages' policy: only this site's scripts and the inline ones React Router writes, named by
  * this response's nonce or, on a shared render, by their hashes.
  */
-export function pageCsp(scriptSources: string[], siteOrigin: string, imageOrigins: readonly string[]) {
+export function pageCsp(
+  scriptSources: string[],
+  siteOrigin: string,
+  imageOrigins: readonly string[],
+) {
   return [
     "default-src 'self'",
     ["script-src 'self'", ...scriptSources].join(" "),

@@ -34,6 +34,10 @@ export function collectApiRoutes(server: FastifyInstance): ApiRoute[] {
   return routes;
 }
 
+/** `METHOD /path` of every route registered without docs: each should have an entry. */
+export const undocumentedRoutes = (routes: readonly ApiRoute[]) =>
+  routes.filter((route) => route.docs === undefined).map((route) => `${route.method} ${route.url}`);
+
 /** `/api/posts/:id` -> `/api/posts/{id}`. */
 export const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 
@@ -65,10 +69,12 @@ function componentSchemas(registry: z.core.$ZodRegistry<{ id: string }>, io: "in
     unrepresentable: "any",
   });
   return Object.fromEntries(
-    Object.entries(schemas).map(([name, schema]) => {
-      const { $schema: _dialect, $id: _id, ...rest } = schema as JsonSchema;
-      return [name, rest];
-    }),
+    Object.entries(schemas).map(([name, schema]) => [
+      name,
+      Object.fromEntries(
+        Object.entries(schema).filter(([key]) => key !== "$schema" && key !== "$id"),
+      ),
+    ]),
   );
 }
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { OpenApiDocumentSchema } from "../../../contract/responses.js";
 import { imageOrigins, type Config } from "../../config.js";
 import { pageCsp } from "../../web/site.js";
-import { buildOpenApiDocument, type ApiRoute } from "./document.js";
+import { buildOpenApiDocument, undocumentedRoutes, type ApiRoute } from "./document.js";
 import { documented } from "./route-docs.js";
 
 const require = createRequire(import.meta.url);
@@ -61,6 +61,13 @@ const hidden = documented({ hidden: "the API reference's own page and files" });
  * registered by then), and `/api/docs`, the interactive reference, from this origin alone.
  */
 export function openApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[], config: Config) {
+  app.addHook("onReady", async () => {
+    const missing = undocumentedRoutes(routes);
+    if (missing.length > 0) {
+      app.log.warn({ routes: missing }, "routes missing from the API reference: give them docs");
+    }
+  });
+
   let document: string | undefined;
   app.get(
     "/api/openapi.json",
