@@ -61,11 +61,12 @@ const hidden = documented({ hidden: "the API reference's own page and files" });
  * registered by then), and `/api/docs`, the interactive reference, from this origin alone.
  */
 export function openApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[], config: Config) {
-  app.addHook("onReady", async () => {
+  app.addHook("onReady", (done) => {
     const missing = undocumentedRoutes(routes);
     if (missing.length > 0) {
       app.log.warn({ routes: missing }, "routes missing from the API reference: give them docs");
     }
+    done();
   });
 
   let document: string | undefined;
