@@ -207,7 +207,6 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], info: Document
   return {
     openapi: "3.1.0",
     info: { title: info.title, version: "1", description: info.description },
-    servers: [{ url: info.serverUrl }],
     paths,
     components: {
       schemas: { ...componentSchemas(outputs, "output"), ...componentSchemas(inputs, "input") },

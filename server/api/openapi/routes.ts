@@ -24,14 +24,32 @@ const VIEWER_FILES = {
 const INIT_SCRIPT = `SwaggerUIBundle({
   url: "/api/openapi.json",
   dom_id: "#reference",
-  deepLinking: true,
+  deepLinking: false,
   validatorUrl: null,
   tryItOutEnabled: false,
+  // Its colour themes fall short of WCAG AA contrast on their dark background.
+  syntaxHighlight: { activated: false },
   persistAuthorization: false,
 });
 `;
-/** Named by its content, so it may be kept as long as the viewer's files. */
-const INIT_FILE = `/api/docs/init-${createHash("sha256").update(INIT_SCRIPT).digest("hex").slice(0, 12)}.js`;
+// Darker shades of the viewer's own colours where its text falls short of WCAG AA contrast.
+const STYLES = `.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d63a8; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #17754a; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #8a4f00; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b3191e; }
+.swagger-ui .info .title small.version-stamp { background: #4a6a00; }
+.swagger-ui .info a, .swagger-ui .info .url { color: #1d5aa0; }
+.swagger-ui .btn.authorize { color: #17754a; border-color: #17754a; }
+.swagger-ui .btn.authorize svg { fill: #17754a; }
+.swagger-ui .json-schema-2020-12-expand-deep-button { color: #4f4f4f; }
+.swagger-ui .parameter__in, .swagger-ui .parameter__deprecated { color: #555555; }
+`;
+
+/** Named by their content, so they may be kept as long as the viewer's files. */
+const contentName = (text: string, extension: string) =>
+  `/api/docs/reference-${createHash("sha256").update(text).digest("hex").slice(0, 12)}.${extension}`;
+const INIT_FILE = contentName(INIT_SCRIPT, "js");
+const STYLES_FILE = contentName(STYLES, "css");
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`);
@@ -43,10 +61,12 @@ function docsPage(title: string) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference - ${escapeHtml(title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
+<link rel="stylesheet" href="${STYLES_FILE}">
 </head>
 <body>
-<main id="reference"><noscript><p>The interactive reference needs JavaScript. The document itself: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></noscript></main>
+<div id="reference"><noscript><p>The interactive reference needs JavaScript. The document itself: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></noscript></div>
 <script src="${ASSETS}/swagger-ui-bundle.js"></script>
 <script src="${INIT_FILE}"></script>
 </body>
@@ -108,6 +128,9 @@ export function openApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[],
 
   const files = new Map<string, Promise<Buffer>>();
   const longLived = "public, max-age=31536000, immutable";
+  app.get(STYLES_FILE, hidden, (_request, reply) =>
+    reply.type("text/css; charset=utf-8").header("cache-control", longLived).send(STYLES),
+  );
   app.get(INIT_FILE, hidden, (_request, reply) =>
     reply
       .type("text/javascript; charset=utf-8")
