@@ -258,7 +258,7 @@ describe("the route table", () => {
     app.get("/elsewhere", () => ({}));
     await app.ready();
     expect(undocumentedRoutes(routes)).toEqual(["POST /api/things"]);
-    const built = buildOpenApiDocument(routes, { title: "t", description: "d", serverUrl: "/" });
+    const built = buildOpenApiDocument(routes, { title: "t", description: "d" });
     expect(Object.keys(built.paths)).toEqual(["/api/things/{id}"]);
     await app.close();
   });

@@ -123,12 +123,13 @@ const json = (schema: JsonSchema) => ({ content: { "application/json": { schema 
 export interface DocumentInfo {
   title: string;
   description: string;
-  serverUrl: string;
 }
 
 /**
  * The OpenAPI 3.1 document of every documented route: paths from the route table, schemas from
  * the contract's zod schemas (named ones become components, request and answer bodies too).
+ * No `servers`: calls go to the origin the document was read from, the one the reference page's
+ * CSP lets it call (PUBLIC_URL may name another address, a proxy's).
  */
 export function buildOpenApiDocument(routes: readonly ApiRoute[], info: DocumentInfo) {
   const inputs = z.registry<{ id: string }>();

@@ -105,7 +105,6 @@ export function openApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[],
           description:
             "The REST API of the site. Errors answer `{message}` (and `errors` per field on a " +
             "400) with the status that says what happened. Interactive reference: /api/docs.",
-          serverUrl: config.publicUrl,
         }),
       );
       return reply
