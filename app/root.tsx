@@ -19,6 +19,7 @@ import { SideMenu } from "./features/layout/side-menu.js";
 import { ArrowUpIcon, BlogIcon } from "./ui/icons.js";
 import { clearedFlashCookie, readFlash } from "./features/flash.server.js";
 import { ToastProvider, useToastOn } from "./ui/toasts.js";
+import { useShownTheme } from "./features/theme/theme-menu.js";
 import stylesheet from "./styles.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -34,6 +35,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       site: context.site,
       user: context.viewer?.user,
       nonce: context.cspNonce,
+      theme: context.theme,
       categories: await listCategories(context.deps),
       flash,
     },
@@ -146,12 +148,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
     setMenuOpen(false);
   }, []);
   useSwipeToOpen(openMenu);
+  // The chosen theme is in the first HTML (the server read its cookie): no script, no flash.
+  const theme = useShownTheme(data?.theme);
 
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme === "system" ? undefined : theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={theme === "system" ? "light dark" : theme} />
         <Meta />
         <Links nonce="" />
       </head>
@@ -165,6 +170,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               site={data.site}
               user={data.user}
               categories={data.categories}
+              theme={data.theme}
               onOpenMenu={openMenu}
             />
             <SideMenu

@@ -56,6 +56,10 @@ export const PostSchema = named(
     readingMinutes: z.number().int(),
     category: z.string(),
     image: ImageSchema,
+    imageAlt: z
+      .string()
+      .nullable()
+      .describe("The writer's description of the image; null: the title describes it"),
     user: PublicUserSchema,
     likesCount: z.number().int(),
     commentsCount: z.number().int(),
@@ -229,7 +233,7 @@ export const AuditEntrySchema = named(
     actor: userRef,
     action: z.string().describe("What was done, as `target.verb`: `post.delete`, `user.suspend`"),
     target: z.object({
-      kind: z.enum(["post", "comment", "user", "category"]),
+      kind: z.enum(["post", "comment", "user", "category", "site"]),
       _id: id,
       summary: z.string(),
     }),
@@ -240,6 +244,22 @@ export const AuditEntrySchema = named(
 export const AuditListSchema = named("AuditList", z.array(AuditEntrySchema));
 
 export const CountSchema = named("Count", z.number().int().min(0));
+
+export const SiteSettingsSchema = named(
+  "SiteSettings",
+  z.object({
+    title: z.string(),
+    welcome: z.string(),
+    contactPhone: z.string(),
+    contactEmail: z.string(),
+    logo: ImageSchema.nullable().describe("null: the default mark"),
+  }),
+);
+
+export const SiteSettingsSavedSchema = named(
+  "SiteSettingsSaved",
+  z.object({ settings: SiteSettingsSchema, message: z.string() }),
+);
 
 /** The reference itself: an OpenAPI 3.1 document (its own schema is the OpenAPI specification). */
 export const OpenApiDocumentSchema = named(

@@ -132,3 +132,11 @@ export const ImageIcon = (p: IconProps) => (
     <path d="m21 15-5-5L5 21" />
   </Icon>
 );
+
+/** Half light, half dark: the theme switch. */
+export const ThemeIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 3a9 9 0 0 0 0 18z" fill="currentColor" />
+  </Icon>
+);

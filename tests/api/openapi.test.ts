@@ -154,6 +154,8 @@ describe("GET /api/openapi.json", () => {
       "PUT /api/reports/{id}",
       "PUT /api/users/suspend/{id}",
       "GET /api/admin/audit",
+      "GET /api/settings",
+      "PUT /api/admin/settings",
       "GET /api/openapi.json",
     ];
     const missing = calls.filter((call) => {
@@ -218,7 +220,7 @@ describe("GET /api/openapi.json", () => {
     const create = resolved.paths["/api/posts"]?.post?.requestBody?.content["multipart/form-data"]
       ?.schema as { properties: Record<string, Json>; required: string[] };
     expect(Object.keys(create.properties).sort()).toEqual(
-      ["category", "description", "image", "publishAt", "status", "title"].sort(),
+      ["category", "description", "image", "imageAlt", "publishAt", "status", "title"].sort(),
     );
     // The contract's limits and choices, not a copy of them.
     expect(create.properties.title).toMatchObject({ type: "string", maxLength: 200 });
@@ -512,6 +514,29 @@ describe("real answers match the reference", () => {
       "/api/admin/audit",
       await api.get("/api/admin/audit", { token: admin.token }),
     );
+    expectDocumented("GET", "/api/settings", await api.get("/api/settings"));
+    const settings = {
+      title: "Documented",
+      welcome: "Welcome",
+      contactPhone: "+1 555 0100",
+      contactEmail: "hello@example.com",
+    };
+    expectDocumented(
+      "PUT",
+      "/api/admin/settings",
+      await api.put("/api/admin/settings", settings, { token: admin.token }),
+    );
+    expectDocumented(
+      "PUT",
+      "/api/admin/settings",
+      await api.form(
+        "PUT",
+        "/api/admin/settings",
+        { fields: settings, file: { bytes: await pngImage(), filename: "logo.png" } },
+        { token: admin.token },
+      ),
+    );
+    expectDocumented("GET", "/api/settings", await api.get("/api/settings"));
     expectDocumented("GET", "/api/openapi.json", await api.get("/api/openapi.json"));
     expectDocumented(
       "DELETE",

@@ -2,6 +2,8 @@ import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { SiteInfo, Viewer } from "../../context.js";
 import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
+import type { Theme } from "../theme/theme.js";
+import { ThemeMenu } from "../theme/theme-menu.js";
 
 export interface Category {
   _id: string;
@@ -25,6 +27,7 @@ export function Header(props: {
   site: SiteInfo;
   user: Viewer["user"] | undefined;
   categories: Category[];
+  theme: Theme;
   onOpenMenu: () => void;
 }) {
   const { site, user, categories } = props;
@@ -73,7 +76,12 @@ export function Header(props: {
           <MenuIcon />
         </Link>
         <Link to="/" className="brand">
-          <BlogIcon /> {site.title}
+          {site.logo ? (
+            <img src={site.logo.url} alt="" className="brand-logo" height={32} />
+          ) : (
+            <BlogIcon />
+          )}{" "}
+          {site.title}
         </Link>
         <nav aria-label="Main" className="main-nav">
           <ul>
@@ -113,6 +121,7 @@ export function Header(props: {
           </ul>
         </nav>
         <div className="account">
+          <ThemeMenu theme={props.theme} />
           {user ? (
             <details className="user-menu" ref={userMenu}>
               <summary>

@@ -161,16 +161,15 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], info: Document
       })),
       ...(docs.query ? queryParameters(docs.query) : []),
     ];
-    const requestBody = docs.body
-      ? { required: true, ...json(ref(nameOf(inputs, docs.body, `${base}Body`))) }
-      : docs.form
-        ? {
-            required: true,
-            content: {
-              "multipart/form-data": { schema: ref(nameOf(inputs, docs.form, `${base}Form`)) },
-            },
-          }
-        : undefined;
+    const content = {
+      ...(docs.body
+        ? { "application/json": { schema: ref(nameOf(inputs, docs.body, `${base}Body`)) } }
+        : {}),
+      ...(docs.form
+        ? { "multipart/form-data": { schema: ref(nameOf(inputs, docs.form, `${base}Form`)) } }
+        : {}),
+    };
+    const requestBody = Object.keys(content).length > 0 ? { required: true, content } : undefined;
     const success = docs.response;
     const responses: Record<string, unknown> = {
       [String(success.status)]: {

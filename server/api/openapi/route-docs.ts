@@ -32,7 +32,7 @@ export interface RouteDocs {
   query?: z.ZodObject;
   /** A JSON body, as its zod schema in contract/ reads it. */
   body?: z.ZodType;
-  /** A multipart/form-data body: its text fields and its `image` (see `imageForm`). */
+  /** A multipart/form-data body: its text fields and its `image` (see `imageForm`); with `body`, either. */
   form?: z.ZodType;
   /** The success answer; no schema means no body (204). */
   response: { status: 200 | 201 | 204; description: string; schema?: z.ZodType };
@@ -61,16 +61,15 @@ export function documented(docs: RouteDocs | HiddenRoute, limit?: FastifyContext
 export const isHidden = (docs: RouteDocs | HiddenRoute): docs is HiddenRoute => "hidden" in docs;
 
 /**
- * A multipart form: the given text fields (or none) and a required `image` file of at most
- * `maxBytes`, whose type the server reads from its bytes.
+ * A multipart form: the given text fields (or none) and an `image` file of at most `maxBytes`,
+ * whose type the server reads from its bytes; required unless `imageOptional`.
  */
-export function imageForm(maxBytes: number, fields?: z.ZodType) {
-  const image = z.object({
-    image: z
-      .file()
-      .describe(
-        `${IMAGE_TYPES.join(", ")}, at most ${String(maxBytes)} bytes (the type is read from the bytes)`,
-      ),
-  });
+export function imageForm(maxBytes: number, fields?: z.ZodType, imageOptional = false) {
+  const file = z
+    .file()
+    .describe(
+      `${IMAGE_TYPES.join(", ")}, at most ${String(maxBytes)} bytes (the type is read from the bytes)`,
+    );
+  const image = z.object({ image: imageOptional ? file.optional() : file });
   return fields ? z.intersection(fields, image) : image;
 }
