@@ -13,3 +13,9 @@ export const SettingsUpdateSchema = z.object({
 });
 
 export type Settings = z.output<typeof SettingsUpdateSchema>;
+
+/** The answer of `GET, PUT /api/users/me/settings`. */
+export const UserSettingsSchema = z.object({ emailNotifications: z.boolean() });
+
+/** The answer of the one-click unsubscribe. */
+export const UnsubscribedSchema = z.object({ message: z.string() });

@@ -33,6 +33,8 @@ import { authRoutes } from "./api/auth/routes.js";
 import { categoryRoutes } from "./api/categories/routes.js";
 import { commentRoutes } from "./api/comments/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
+import { collectApiRoutes, type ApiRoute } from "./api/openapi/document.js";
+import { openApiRoutes } from "./api/openapi/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
 import { reportRoutes } from "./api/reports/routes.js";
@@ -187,6 +189,8 @@ export interface App {
   server: FastifyInstance;
   deps: CoreDeps;
   database: DatabaseHandle;
+  /** Every route under /api with its docs: what the API reference is made from. */
+  apiRoutes: readonly ApiRoute[];
 }
 
 /** Builds the whole host: database (migrated), adapters, plugins and routes. Does not listen. */
@@ -217,6 +221,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // parameter longer than any id or token is a malformed id: 404 (DESIGN.md 5).
     frameworkErrors: answerRouterError,
   });
+  // Every route under /api as it is registered: the API reference is made from it.
+  const apiRoutes = collectApiRoutes(server);
 
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
@@ -427,6 +433,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   reportRoutes(server, deps);
   siteSettingsRoutes(server, deps, siteSettings);
   userSettingsRoutes(server, deps);
+  openApiRoutes(server, apiRoutes, config);
 
-  return { server, deps, database };
+  return { server, deps, database, apiRoutes };
 }

@@ -274,6 +274,7 @@ export async function importBlog(
         description: markdown,
         category,
         image_key: imageKey,
+        image_alt: post.featureImageAlt,
         ...body.columns,
         status: post.status,
         publish_at: null,

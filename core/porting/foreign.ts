@@ -31,6 +31,8 @@ export interface ForeignPost {
   authorRef: string;
   /** The feature image's URL in the source, if it has one. */
   featureImage: string | null;
+  /** Its description for readers who cannot see it, where the source keeps one. */
+  featureImageAlt: string | null;
   comments: ForeignComment[];
 }
 

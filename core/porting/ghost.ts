@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IMAGE_ALT_MAX } from "../../contract/limits.js";
 import { isoTime, SourceRefused, type ForeignBlog, type ForeignPost } from "./foreign.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
 
@@ -55,6 +56,15 @@ const GhostSchema = z.object({
         }),
       )
       .default([]),
+    // Ghost 5 keeps a feature image's alt text here.
+    posts_meta: z
+      .array(
+        z.looseObject({
+          post_id: z.union([z.string(), z.number()]).transform(String),
+          feature_image_alt: text,
+        }),
+      )
+      .default([]),
     posts_authors: z
       .array(
         z.looseObject({
@@ -88,7 +98,8 @@ export function readGhostExport(source: string): ForeignBlog {
       `This is not a Ghost JSON export: db[0].${issue?.path.join(".") ?? ""} ${issue?.message ?? ""}. Nothing was imported.`,
     );
   }
-  const { posts, tags, posts_tags, users, posts_authors } = parsed.data.data;
+  const { posts, tags, posts_tags, users, posts_authors, posts_meta } = parsed.data.data;
+  const imageAlts = new Map(posts_meta.map((meta) => [meta.post_id, meta.feature_image_alt]));
   const tagNames = new Map(tags.map((tag) => [tag.id, tag.name]));
   const byOrder = (a: { sort_order?: number | null }, b: { sort_order?: number | null }) =>
     (a.sort_order ?? 0) - (b.sort_order ?? 0);
@@ -136,6 +147,7 @@ export function readGhostExport(source: string): ForeignBlog {
       category: primaryTag ?? null,
       authorRef: author,
       featureImage: post.feature_image ?? null,
+      featureImageAlt: imageAlts.get(post.id)?.trim().slice(0, IMAGE_ALT_MAX) || null,
       comments: [],
     });
   }

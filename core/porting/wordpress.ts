@@ -176,6 +176,8 @@ export function readWordpressExport(source: string): ForeignBlog {
       featureImage: thumbnail
         ? (attachments.get(textOf(thumbnail, "wp:meta_value")) ?? null)
         : null,
+      // WordPress keeps alt text on the attachment's meta, which WXR carries unreliably.
+      featureImageAlt: null,
       comments,
     });
   }

@@ -53,6 +53,7 @@ export async function registerApiCors(server: FastifyInstance, origins: readonly
   server.route({
     method: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
     url: "/api/*",
+    config: { docs: { hidden: "preflights and the 404 of unknown calls" } },
     handler: (_request, reply) => {
       reply.callNotFound();
     },

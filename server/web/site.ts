@@ -62,7 +62,11 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
  * The pages' policy: only this site's scripts and the inline ones React Router writes, named by
  * this response's nonce or, on a shared render, by their hashes.
  */
-function pageCsp(scriptSources: string[], siteOrigin: string, imageOrigins: readonly string[]) {
+export function pageCsp(
+  scriptSources: string[],
+  siteOrigin: string,
+  imageOrigins: readonly string[],
+) {
   return [
     "default-src 'self'",
     ["script-src 'self'", ...scriptSources].join(" "),

@@ -172,6 +172,7 @@ function ghostExport() {
               bio: null,
             },
           ],
+          posts_meta: [{ id: "m1", post_id: "p1", feature_image_alt: "A harbour at noon" }],
           posts_authors: [
             { id: "pa1", post_id: "p1", author_id: "u1", sort_order: 0 },
             { id: "pa2", post_id: "p2", author_id: "u1", sort_order: 0 },
@@ -337,6 +338,8 @@ describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TI
     const page = await api().get<{ image: { url: string } }>(`/api/posts/${post.id}`);
     expect(page.status).toBe(200);
     expect(page.body.image.url).toBe(`${server.url}/uploads/${post.image_key}/lg.webp`);
+    // Ghost's alt text of the feature image (posts_meta) describes the cover.
+    expect(post.image_alt).toBe("A harbour at noon");
   });
 
   it("makes authors accounts that sign in only after resetting their password", async () => {

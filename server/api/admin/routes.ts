@@ -3,10 +3,12 @@ import { listAudit } from "../../../core/audit/audit-log.js";
 import type { CoreDeps } from "../../../core/deps.js";
 import { requireSignedIn } from "../../plugins/auth.js";
 import { readPageQuery } from "../query.js";
+import { adminDocs as docs } from "./docs.js";
+import { documented } from "../openapi/route-docs.js";
 
 export function adminRoutes(app: FastifyInstance, deps: CoreDeps) {
   // Read-only: no route changes or deletes the log.
-  app.get("/api/admin/audit", async (request) => {
+  app.get("/api/admin/audit", documented(docs.audit), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     const { pageNumber } = readPageQuery(request.query);
     return listAudit(deps, actor, pageNumber ?? 1);

@@ -26,6 +26,8 @@ import { jsonArrayStream } from "../json-stream.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
 import { answerPrivately } from "../shared-answers.js";
+import { postDocs as docs } from "./docs.js";
+import { documented } from "../openapi/route-docs.js";
 
 type IdParams = { Params: { id: string } };
 
@@ -35,7 +37,7 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
   // (several at once finish no sooner: the work is JSON and compression, on the CPU).
   const wholeLists = workSlots(1);
 
-  app.get("/api/posts", async (request, reply) => {
+  app.get("/api/posts", documented(docs.list), async (request, reply) => {
     const { pageNumber, category } = readPageQuery(request.query);
     if (pageNumber !== undefined) return listPosts(deps, { category }, pageNumber);
     // Every post (the admin table's call): sent as it is read, a batch at a time, so the answer
@@ -47,9 +49,9 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
     return reply.type("application/json; charset=utf-8").send(list);
   });
 
-  app.get("/api/posts/count", () => countPosts(deps));
+  app.get("/api/posts/count", documented(docs.count), () => countPosts(deps));
 
-  app.get<IdParams>("/api/posts/:id", async (request) => {
+  app.get<IdParams>("/api/posts/:id", documented(docs.get), async (request) => {
     const signed = await optionalSignedIn(deps, request);
     const post = await getPost(deps, signed?.actor, request.params.id);
     // A draft or a scheduled post is its author's answer alone: never kept for others.
@@ -57,7 +59,7 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
     return post;
   });
 
-  app.post("/api/posts", { config: limits.upload }, async (request, reply) => {
+  app.post("/api/posts", documented(docs.create, limits.upload), async (request, reply) => {
     const { actor } = await requireSignedIn(deps, request);
     const signal = clientLeft(reply);
     const form = await readImageForm(request, IMAGE_CREATE_MAX_BYTES);
@@ -65,24 +67,30 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
   });
 
   // An image for a post body: `{url, width, height}` to write into the Markdown.
-  app.post("/api/posts/images", { config: limits.bodyImage }, async (request, reply) => {
-    const { actor } = await requireSignedIn(deps, request);
-    const signal = clientLeft(reply);
-    const { image } = await readImageForm(request, BODY_IMAGE_MAX_BYTES).catch(
-      namingField("image"),
-    );
-    const uploaded = await uploadBodyImage(deps, actor, image, signal).catch(namingField("image"));
-    return reply.status(201).send(uploaded);
-  });
+  app.post(
+    "/api/posts/images",
+    documented(docs.bodyImage, limits.bodyImage),
+    async (request, reply) => {
+      const { actor } = await requireSignedIn(deps, request);
+      const signal = clientLeft(reply);
+      const { image } = await readImageForm(request, BODY_IMAGE_MAX_BYTES).catch(
+        namingField("image"),
+      );
+      const uploaded = await uploadBodyImage(deps, actor, image, signal).catch(
+        namingField("image"),
+      );
+      return reply.status(201).send(uploaded);
+    },
+  );
 
-  app.put<IdParams>("/api/posts/:id", { config: limits.postEdit }, async (request) => {
+  app.put<IdParams>("/api/posts/:id", documented(docs.update, limits.postEdit), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return updatePost(deps, actor, request.params.id, request.body);
   });
 
   app.put<IdParams>(
     "/api/posts/post-image/:id",
-    { config: limits.upload },
+    documented(docs.replaceImage, limits.upload),
     async (request, reply) => {
       const { actor } = await requireSignedIn(deps, request);
       const signal = clientLeft(reply);
@@ -91,12 +99,12 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
     },
   );
 
-  app.put<IdParams>("/api/posts/like/:id", { config: limits.like }, async (request) => {
+  app.put<IdParams>("/api/posts/like/:id", documented(docs.like, limits.like), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return toggleLike(deps, actor, request.params.id);
   });
 
-  app.delete<IdParams>("/api/posts/:id", async (request) => {
+  app.delete<IdParams>("/api/posts/:id", documented(docs.remove), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return deletePost(deps, actor, request.params.id);
   });

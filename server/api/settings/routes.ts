@@ -6,7 +6,9 @@ import { assertAdmin } from "../../../core/users/policies.js";
 import { requireSignedIn } from "../../plugins/auth.js";
 import { clientLeft, readImageForm } from "../../plugins/uploads.js";
 import type { SiteSettingsReader } from "../../web/site-settings.js";
+import { documented } from "../openapi/route-docs.js";
 import { limits } from "../rate-limits.js";
+import { siteSettingsDocs as docs } from "./docs.js";
 
 /** The site's title, welcome text, contacts and logo (decision 020). */
 export function siteSettingsRoutes(
@@ -14,18 +16,22 @@ export function siteSettingsRoutes(
   deps: CoreDeps,
   siteSettings: SiteSettingsReader,
 ) {
-  app.get("/api/settings", () => siteSettings());
+  app.get("/api/settings", documented(docs.read), () => siteSettings());
 
   // JSON, or multipart with the same fields and an optional `image` file: the new logo.
-  app.put("/api/admin/settings", { config: limits.settings }, async (request, reply) => {
-    const { actor } = await requireSignedIn(deps, request);
-    // Refused before a byte of the body (a logo, perhaps) is read.
-    assertAdmin(actor);
-    const signal = clientLeft(reply);
-    if (request.isMultipart()) {
-      const { fields, image } = await readImageForm(request, SITE_LOGO_MAX_BYTES);
-      return updateSiteSettings(deps, actor, fields, image, signal);
-    }
-    return updateSiteSettings(deps, actor, request.body, undefined, signal);
-  });
+  app.put(
+    "/api/admin/settings",
+    documented(docs.update, limits.settings),
+    async (request, reply) => {
+      const { actor } = await requireSignedIn(deps, request);
+      // Refused before a byte of the body (a logo, perhaps) is read.
+      assertAdmin(actor);
+      const signal = clientLeft(reply);
+      if (request.isMultipart()) {
+        const { fields, image } = await readImageForm(request, SITE_LOGO_MAX_BYTES);
+        return updateSiteSettings(deps, actor, fields, image, signal);
+      }
+      return updateSiteSettings(deps, actor, request.body, undefined, signal);
+    },
+  );
 }

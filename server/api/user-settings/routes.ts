@@ -3,17 +3,19 @@ import type { CoreDeps } from "../../../core/deps.js";
 import { unsubscribe } from "../../../core/conversation-mail/unsubscribe.js";
 import { getSettings, updateSettings } from "../../../core/user-settings/user-settings-service.js";
 import { requireSignedIn } from "../../plugins/auth.js";
+import { documented } from "../openapi/route-docs.js";
 import { limits } from "../rate-limits.js";
+import { userSettingsDocs as docs } from "./docs.js";
 
 type LinkParams = { Params: { userId: string; token: string } };
 
 export function userSettingsRoutes(app: FastifyInstance, deps: CoreDeps) {
-  app.get("/api/users/me/settings", async (request) => {
+  app.get("/api/users/me/settings", documented(docs.read), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return getSettings(deps, actor);
   });
 
-  app.put("/api/users/me/settings", async (request) => {
+  app.put("/api/users/me/settings", documented(docs.update), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return updateSettings(deps, actor, request.body);
   });
@@ -30,16 +32,19 @@ export function userSettingsRoutes(app: FastifyInstance, deps: CoreDeps) {
     );
     scope.post<LinkParams>(
       "/api/unsubscribe/:userId/:token",
-      { config: limits.unsubscribe },
+      documented(docs.unsubscribe, limits.unsubscribe),
       (request) => unsubscribe(deps, request.params.userId, request.params.token),
     );
     // A client without one-click support opens the address: it shows the page and its button, and
     // a GET (a mail scanner following links) changes nothing.
-    scope.get<LinkParams>("/api/unsubscribe/:userId/:token", (request, reply) =>
-      reply.redirect(
-        `${deps.site.mailLinkUrl}/unsubscribe/${encodeURIComponent(request.params.userId)}/${encodeURIComponent(request.params.token)}`,
-        303,
-      ),
+    scope.get<LinkParams>(
+      "/api/unsubscribe/:userId/:token",
+      documented(docs.unsubscribePage),
+      (request, reply) =>
+        reply.redirect(
+          `${deps.site.mailLinkUrl}/unsubscribe/${encodeURIComponent(request.params.userId)}/${encodeURIComponent(request.params.token)}`,
+          303,
+        ),
     );
     done();
   });

@@ -16,43 +16,49 @@ import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
 import { clientLeft, readImageForm } from "../../plugins/uploads.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
+import { userDocs as docs } from "./docs.js";
+import { documented } from "../openapi/route-docs.js";
 
 type IdParams = { Params: { id: string } };
 
 export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
-  app.get("/api/users/count", async (request) => {
+  app.get("/api/users/count", documented(docs.count), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return countUsers(deps, actor);
   });
 
-  app.get("/api/users/profile", async (request) => {
+  app.get("/api/users/profile", documented(docs.list), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return listUsers(deps, actor);
   });
 
-  app.get<IdParams>("/api/users/profile/:id", async (request) => {
+  app.get<IdParams>("/api/users/profile/:id", documented(docs.profile), async (request) => {
     const signed = await optionalSignedIn(deps, request);
     return getProfile(deps, signed?.actor, request.params.id);
   });
 
-  app.get("/api/users/me/posts", async (request) => {
+  app.get("/api/users/me/posts", documented(docs.ownPosts), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return listOwnPosts(deps, actor, request.query);
   });
 
-  app.get<IdParams>("/api/users/user/:id", (request) => {
+  app.get<IdParams>("/api/users/user/:id", documented(docs.posts), (request) => {
     const { pageNumber } = readPageQuery(request.query);
     return listUserPosts(deps, request.params.id, pageNumber ?? 1);
   });
 
-  app.put<IdParams>("/api/users/profile/:id", { config: limits.profile }, async (request) => {
-    const { actor, session } = await requireSignedIn(deps, request);
-    return updateProfile(deps, actor, session, request.params.id, request.body);
-  });
+  app.put<IdParams>(
+    "/api/users/profile/:id",
+    documented(docs.update, limits.profile),
+    async (request) => {
+      const { actor, session } = await requireSignedIn(deps, request);
+      return updateProfile(deps, actor, session, request.params.id, request.body);
+    },
+  );
 
   app.post(
     "/api/users/profile/profile-photo",
-    { config: limits.upload },
+    documented(docs.photo, limits.upload),
     async (request, reply) => {
       const { actor } = await requireSignedIn(deps, request);
       const signal = clientLeft(reply);
@@ -61,12 +67,12 @@ export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
     },
   );
 
-  app.put<IdParams>("/api/users/suspend/:id", async (request) => {
+  app.put<IdParams>("/api/users/suspend/:id", documented(docs.suspend), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return setSuspended(deps, actor, request.params.id, request.body);
   });
 
-  app.delete<IdParams>("/api/users/profile/:id", async (request) => {
+  app.delete<IdParams>("/api/users/profile/:id", documented(docs.remove), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
     return deleteUser(deps, actor, request.params.id);
   });

@@ -1,0 +1,268 @@
+import { z } from "zod";
+import { POST_STATUSES } from "./content.js";
+import { REPORT_ACTIONS, REPORT_REASONS } from "./moderation.js";
+import { SOCIAL_NETWORKS } from "./users.js";
+
+/**
+ * What the API answers, as the API reference describes it (DESIGN.md 5 and 9). The presenters in
+ * core/ make these shapes; tests/api/openapi.test.ts checks real answers against the published
+ * document, so a field added, renamed or leaked without a change here fails there.
+ */
+
+/** The schemas the reference names (its components/schemas); the key is the name. */
+export const namedResponseSchemas = new Map<string, z.ZodType>();
+
+function named<S extends z.ZodType>(name: string, schema: S): S {
+  namedResponseSchemas.set(name, schema);
+  return schema;
+}
+
+const id = z.string().describe("The entity's id");
+/** Times are ISO 8601 strings in UTC. */
+const time = z.string().describe("ISO 8601 time");
+
+export const MessageSchema = named("Message", z.object({ message: z.string() }));
+
+export const ErrorSchema = named(
+  "Error",
+  z.object({ message: z.string().describe("What went wrong, in words a person can read") }),
+);
+
+export const ValidationErrorSchema = named(
+  "ValidationError",
+  z.object({
+    message: z.string().describe("The first problem found"),
+    errors: z
+      .record(z.string(), z.string())
+      .describe("Field name -> the first problem with that field"),
+  }),
+);
+
+export const ImageSchema = z.object({ url: z.string() });
+
+export const PublicUserSchema = named(
+  "PublicUser",
+  z.object({ _id: id, id, username: z.string(), profilePhoto: ImageSchema }),
+);
+
+export const PostSchema = named(
+  "Post",
+  z.object({
+    _id: id,
+    id,
+    title: z.string(),
+    description: z.string().describe("The body, in Markdown, as written"),
+    excerpt: z.string().describe("Plain text, at most 200 characters"),
+    readingMinutes: z.number().int(),
+    category: z.string(),
+    image: ImageSchema,
+    imageAlt: z
+      .string()
+      .nullable()
+      .describe("The writer's description of the image; null: the title describes it"),
+    user: PublicUserSchema,
+    likesCount: z.number().int(),
+    commentsCount: z.number().int(),
+    status: z.enum(POST_STATUSES),
+    publishedAt: time.nullable(),
+    publishAt: time.nullable().optional().describe("Only on a scheduled post"),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const PostListSchema = named("PostList", z.array(PostSchema));
+
+export const CommentSchema = named(
+  "Comment",
+  z.object({
+    _id: id,
+    id,
+    text: z.string(),
+    postId: z.string(),
+    parentId: z.string().nullable().describe("The thread's first comment; null at the top"),
+    user: PublicUserSchema,
+    userName: z.string(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const CommentListSchema = named("CommentList", z.array(CommentSchema));
+
+export const PostDetailSchema = named(
+  "PostDetail",
+  PostSchema.extend({
+    html: z.string().describe("The sanitized rendering of the body"),
+    likes: z.array(PublicUserSchema),
+    comments: z.array(CommentSchema),
+  }),
+);
+
+export const PostDeletedSchema = named(
+  "PostDeleted",
+  z.object({ postId: z.string(), message: z.string() }),
+);
+
+export const BodyImageSchema = named(
+  "BodyImage",
+  z.object({ url: z.string(), width: z.number().int(), height: z.number().int() }),
+);
+
+export const CategorySchema = named(
+  "Category",
+  z.object({ _id: id, id, title: z.string(), createdAt: time }),
+);
+
+export const CategoryListSchema = named("CategoryList", z.array(CategorySchema));
+
+export const CategoryDeletedSchema = named(
+  "CategoryDeleted",
+  z.object({ categoryId: z.string(), message: z.string() }),
+);
+
+export const CommentUpdatedSchema = named(
+  "CommentUpdated",
+  CommentSchema.extend({ message: z.string() }),
+);
+
+export const CommentDeletedSchema = named(
+  "CommentDeleted",
+  z.object({ commentId: z.string(), message: z.string() }),
+);
+
+export const SignedInSchema = named(
+  "SignedIn",
+  PublicUserSchema.extend({
+    isAdmin: z.boolean(),
+    token: z.string().describe("Send it as `Authorization: Bearer <token>`"),
+  }),
+);
+
+export const UserCountSchema = named("UserCount", z.object({ userCount: z.number().int() }));
+
+export const AdminUserSchema = named(
+  "AdminUser",
+  PublicUserSchema.extend({
+    email: z.string(),
+    bio: z.string(),
+    isAdmin: z.boolean(),
+    isVerified: z.boolean(),
+    suspended: z.boolean(),
+    createdAt: time,
+  }),
+);
+
+export const AdminUserListSchema = named("AdminUserList", z.array(AdminUserSchema));
+
+export const ProfileSchema = named(
+  "Profile",
+  PublicUserSchema.extend({
+    bio: z.string(),
+    socialMedia: z.array(z.object({ name: z.enum(SOCIAL_NETWORKS), url: z.string() })),
+    posts: z.array(PostSchema),
+    createdAt: time,
+    email: z.string().optional().describe("Only to the account's owner and admins"),
+    pendingEmail: z
+      .string()
+      .optional()
+      .describe("A new address waiting for confirmation; only to the owner"),
+  }),
+);
+
+export const ProfilePhotoSchema = named(
+  "ProfilePhoto",
+  z.object({ profilePhoto: ImageSchema, message: z.string() }),
+);
+
+export const SuspensionSchema = named(
+  "Suspension",
+  z.object({ _id: id, suspended: z.boolean(), message: z.string() }),
+);
+
+export const ReportCreatedSchema = named(
+  "ReportCreated",
+  z.object({ _id: id, message: z.string() }),
+);
+
+const userRef = z.object({ _id: id, username: z.string() });
+
+export const ReportGroupSchema = named(
+  "ReportGroup",
+  z.object({
+    _id: id.describe("The newest report of the group: decide it to decide them all"),
+    status: z.enum(["open", "closed"]),
+    target: z.object({
+      kind: z.enum(["post", "comment", "user"]),
+      _id: id,
+      summary: z.string(),
+      user: userRef.nullable().describe("The target's author"),
+    }),
+    count: z.number().int(),
+    reports: z.array(
+      z.object({
+        _id: id,
+        reason: z.enum(REPORT_REASONS),
+        note: z.string(),
+        reporter: userRef,
+        createdAt: time,
+      }),
+    ),
+    decision: z.enum(REPORT_ACTIONS).nullable(),
+    decidedBy: userRef.nullable(),
+    decidedAt: time.nullable(),
+  }),
+);
+
+export const ReportGroupListSchema = named("ReportGroupList", z.array(ReportGroupSchema));
+
+export const ReportDecidedSchema = named(
+  "ReportDecided",
+  z.object({
+    _id: id,
+    status: z.literal("closed"),
+    decision: z.enum(REPORT_ACTIONS),
+    message: z.string(),
+  }),
+);
+
+export const AuditEntrySchema = named(
+  "AuditEntry",
+  z.object({
+    _id: id,
+    actor: userRef,
+    action: z.string().describe("What was done, as `target.verb`: `post.delete`, `user.suspend`"),
+    target: z.object({
+      kind: z.enum(["post", "comment", "user", "category", "site"]),
+      _id: id,
+      summary: z.string(),
+    }),
+    createdAt: time,
+  }),
+);
+
+export const AuditListSchema = named("AuditList", z.array(AuditEntrySchema));
+
+export const CountSchema = named("Count", z.number().int().min(0));
+
+export const SiteSettingsSchema = named(
+  "SiteSettings",
+  z.object({
+    title: z.string(),
+    welcome: z.string(),
+    contactPhone: z.string(),
+    contactEmail: z.string(),
+    logo: ImageSchema.nullable().describe("null: the default mark"),
+  }),
+);
+
+export const SiteSettingsSavedSchema = named(
+  "SiteSettingsSaved",
+  z.object({ settings: SiteSettingsSchema, message: z.string() }),
+);
+
+/** The reference itself: an OpenAPI 3.1 document (its own schema is the OpenAPI specification). */
+export const OpenApiDocumentSchema = named(
+  "OpenApiDocument",
+  z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
+);

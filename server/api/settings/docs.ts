@@ -1,0 +1,28 @@
+import { SITE_LOGO_MAX_BYTES, SiteSettingsSchema } from "../../../contract/site-settings.js";
+import {
+  SiteSettingsSavedSchema,
+  SiteSettingsSchema as SiteSettingsAnswer,
+} from "../../../contract/responses.js";
+import { imageForm, type RouteDocs } from "../openapi/route-docs.js";
+
+/** The API reference's entries for server/api/settings/routes.ts. */
+export const siteSettingsDocs = {
+  read: {
+    summary: "Read the site's title, welcome text, contacts and logo",
+    tag: "settings",
+    access: "anyone",
+    response: { status: 200, description: "The site's settings", schema: SiteSettingsAnswer },
+  },
+  update: {
+    summary: "Change the site's settings",
+    description:
+      "JSON, or a multipart form with the same fields and an optional `image`: the new logo. " +
+      "`removeLogo` goes back to the default mark. Every page shows the change at once.",
+    tag: "settings",
+    access: "admin",
+    body: SiteSettingsSchema,
+    form: imageForm(SITE_LOGO_MAX_BYTES, SiteSettingsSchema, true),
+    response: { status: 200, description: "Saved", schema: SiteSettingsSavedSchema },
+    errors: { 503: "Too many images are being processed: try again in a moment" },
+  },
+} satisfies Record<string, RouteDocs>;
