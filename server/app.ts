@@ -36,6 +36,7 @@ import { healthRoutes } from "./api/health/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
 import { reportRoutes } from "./api/reports/routes.js";
+import { searchRoutes } from "./api/search/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
 import { registerApiCors } from "./plugins/cors.js";
@@ -402,6 +403,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   categoryRoutes(server, deps);
   adminRoutes(server, deps);
   reportRoutes(server, deps);
+  searchRoutes(server, deps);
 
   return { server, deps, database };
 }

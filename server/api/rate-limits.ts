@@ -35,6 +35,9 @@ export const limits = {
   // A profile update may hash a password twice (check the current one, store a new one), and an
   // "e-mail already in use" answer tells whether an address has an account.
   profile: perAddress("profile", 20, 15),
+  // A search is cheap but not free (a ranked index read and snippets); suggestions while typing
+  // ask a few times per search, well within this.
+  search: perAddress("search", 120, 1),
 };
 
 export type LimitName = keyof typeof limits;
