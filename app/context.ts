@@ -13,7 +13,8 @@ export type LimitName =
   | "postEdit"
   | "preview"
   | "profile"
-  | "report";
+  | "report"
+  | "search";
 
 /** Public facts about the site, from configuration (the explicit list that reaches pages). */
 export interface SiteInfo {

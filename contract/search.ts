@@ -1,8 +1,6 @@
 import { z } from "zod";
+import { SEARCH_MAX } from "./limits.js";
 import { requiredString } from "./validation.js";
-
-/** The longest search text taken, in characters (after trimming). */
-export const SEARCH_MAX = 200;
 
 /** Inputs of `GET /api/search` and the `/search` page (DESIGN.md 9, "Reading"). */
 export const searchMessages = {

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { SEARCH_MATCHES_MAX } from "../../contract/limits.js";
 import { SearchQuerySchema } from "../../contract/search.js";
 import { engineOf } from "../../db/engine.js";
 import type { CoreDeps } from "../deps.js";
@@ -19,13 +20,6 @@ interface Matches {
   total: number;
 }
 
-/**
- * The most matches counted, and ranked on SQLite (decision 015): past it, `total` says this many
- * (the site shows "1000+"), and SQLite ranks the most recently indexed this many. Ranking every
- * post that holds a common word costs ~2.5 ms per 1,000 posts on SQLite; this bounds a search.
- */
-export const SEARCH_MATCHES_MAX = 1000;
-
 // Column weights of bm25 (title, body, category, author), as PostgreSQL's A, D, B, B.
 const BM25 = sql`bm25(post_search, 10.0, 1.0, 4.0, 4.0)`;
 
@@ -33,7 +27,7 @@ async function matchSqlite(deps: CoreDeps, terms: SearchTerms, page: Page): Prom
   const match = ftsExpression(terms);
   // One statement: the newest matches by rowid (FTS5 walks its index in that order and stops),
   // ranked; the count is the candidates' own.
-  const { rows } = await sql<{ id: string; total: number }>`
+  const { rows } = await sql<{ id: string; total: number | bigint }>`
     WITH candidates AS (
       SELECT rowid AS doc, ${BM25} AS score FROM post_search
       WHERE post_search MATCH ${match}
@@ -47,7 +41,7 @@ async function matchSqlite(deps: CoreDeps, terms: SearchTerms, page: Page): Prom
     return { ids: rows.map((row) => row.id), total: Number(rows[0]?.total ?? 0) };
   }
   // Past the last page: the count alone.
-  const count = await sql<{ n: number }>`
+  const count = await sql<{ n: number | bigint }>`
     SELECT count(*) AS n FROM (
       SELECT 1 FROM post_search WHERE post_search MATCH ${match} LIMIT ${SEARCH_MATCHES_MAX}
     )`.execute(deps.db);

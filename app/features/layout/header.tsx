@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { SiteInfo, Viewer } from "../../context.js";
+import { SearchBox } from "../search/search-box.js";
 import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
 
 export interface Category {
@@ -112,6 +113,7 @@ export function Header(props: {
             ) : null}
           </ul>
         </nav>
+        <SearchBox />
         <div className="account">
           {user ? (
             <details className="user-menu" ref={userMenu}>
