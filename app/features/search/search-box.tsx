@@ -6,8 +6,11 @@ import "./search.css";
 
 /** How long typing must pause before suggestions are asked for. */
 export const SUGGEST_DELAY_MS = 200;
-/** Fewer letters than this find too much to suggest anything useful. */
-const SUGGEST_MIN = 2;
+/**
+ * Worth asking about: a word of two letters or more that is not left out (`-word`). Operators
+ * alone are refused by the API, and a one-letter word finds too much to suggest anything.
+ */
+const WORTH_ASKING = /(?:^|[^-\p{L}\p{N}])[\p{L}\p{N}]{2}/u;
 
 interface Suggestion {
   _id: string;
@@ -44,7 +47,7 @@ export function SearchBox() {
 
   useEffect(() => {
     const query = text.trim();
-    if (query.length < SUGGEST_MIN || query.length > SEARCH_MAX) {
+    if (!WORTH_ASKING.test(query) || query.length > SEARCH_MAX) {
       asked.current?.abort();
       setSuggestions([]);
       return;
