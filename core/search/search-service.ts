@@ -34,8 +34,8 @@ async function matchSqlite(deps: CoreDeps, terms: SearchTerms, page: Page): Prom
       ORDER BY rowid DESC LIMIT ${SEARCH_MATCHES_MAX}
     )
     SELECT d.post_id AS id, (SELECT count(*) FROM candidates) AS total
-    FROM candidates c JOIN post_search_docs d ON d.doc = c.doc
-    ORDER BY c.score, c.doc DESC
+    FROM candidates JOIN post_search_docs d ON d.doc = candidates.doc
+    ORDER BY candidates.score, candidates.doc DESC
     LIMIT ${page.limit} OFFSET ${page.offset}`.execute(deps.db);
   if (rows.length > 0 || page.offset === 0) {
     return { ids: rows.map((row) => row.id), total: Number(rows[0]?.total ?? 0) };
