@@ -493,12 +493,14 @@ export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
  */
 export async function listPublishedPostsWithText(deps: CoreDeps, ids: readonly string[]) {
   if (ids.length === 0) return [];
+  // By primary key alone: with the status in the WHERE, SQLite would walk the status index.
   const rows = await selectPostSummaries(deps.db)
     .select("posts.body_text")
     .where("posts.id", "in", ids)
-    .where("posts.status", "=", "published")
     .execute();
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const byId = new Map(
+    rows.filter((row) => row.status === "published").map((row) => [row.id, row]),
+  );
   return ids.flatMap((id) => {
     const row = byId.get(id);
     return row ? [{ post: presentPostSummary(deps, row), text: row.body_text }] : [];

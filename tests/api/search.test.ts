@@ -202,6 +202,26 @@ describe("GET /api/search: bad input", () => {
   });
 });
 
+describe("GET /api/search: rate limit", () => {
+  it("answers 120 searches a minute per address, then 429", async () => {
+    const limited = await startTestServer({ RATE_LIMITS: "on" });
+    try {
+      const limitedApi = client(limited.url);
+      const statuses: number[] = [];
+      // Refused searches count too: the limit is on asking, whatever is asked.
+      for (let i = 0; i < 120; i++) {
+        statuses.push((await limitedApi.get(`/api/search?q=${i % 2 ? "-" : "word"}`)).status);
+      }
+      expect(new Set(statuses)).toEqual(new Set([200, 400]));
+      const reply = await limitedApi.get<ErrorReply>("/api/search?q=word");
+      expect(reply.status).toBe(429);
+      expect(reply.body.message).toMatch(/^Too many requests, please try again in \d+ minutes?$/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe("GET /api/search: what it finds", () => {
   it("answers {total, posts}, each a post summary with a snippet", async () => {
     const reply = await search("weekend");
