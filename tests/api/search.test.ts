@@ -215,7 +215,9 @@ describe("GET /api/search: rate limit", () => {
       expect(new Set(statuses)).toEqual(new Set([200, 400]));
       const reply = await limitedApi.get<ErrorReply>("/api/search?q=word");
       expect(reply.status).toBe(429);
-      expect(reply.body.message).toMatch(/^Too many requests, please try again in \d+ minutes?$/);
+      expect(reply.body.message).toMatch(
+        /^Too many requests, please try again in \d+ (seconds?|minutes?)$/,
+      );
     } finally {
       await limited.close();
     }
