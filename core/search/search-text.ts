@@ -3,14 +3,19 @@ import { searchMessages } from "../../contract/search.js";
 import { invalid } from "../shared/errors.js";
 
 /**
- * What a reader's search text asks for (decision 015): words (each matched by its stem and as a
- * prefix), "exact phrases", and words or phrases to leave out (`-word`, `-"a phrase"`). Nothing a
+ * What a reader's search text asks for (decision 015): words (each matched by its stem, the last
+ * one typed also as a prefix), "exact phrases", and words or phrases to leave out (`-word`, `-"a phrase"`). Nothing a
  * reader types is ever syntax for the database: the words are letters, digits and marks only, and
  * each engine's expression is written here from them.
  */
 export interface SearchTerms {
-  /** Lowercased words, each found by stem and prefix. */
+  /** Lowercased words, each found by stem. */
   words: string[];
+  /**
+   * The last word typed (not quoted), found by prefix too: it may be unfinished. Earlier words are
+   * finished, and a prefix of a common word costs FTS5 its whole list of posts (decision 015).
+   */
+  prefix?: string | undefined;
   /** Lowercased phrases, each a list of two or more words in order. */
   phrases: string[][];
   /** Words and phrases a result must not have, each a list of one or more words. */
@@ -86,6 +91,7 @@ export function parseSearchText(text: string): SearchTerms {
     if (negated) terms.excluded.push(kept);
     else if (quoted && kept.length > 1) terms.phrases.push(kept);
     else terms.words.push(...kept);
+    if (!negated) terms.prefix = quoted ? undefined : kept.at(-1);
   }
   terms.words = [...new Set(terms.words)];
   if (terms.words.length === 0 && terms.phrases.length === 0) {
@@ -94,8 +100,8 @@ export function parseSearchText(text: string): SearchTerms {
   return terms;
 }
 
-/** A one-letter word is matched whole: as a prefix it would match most of the index. */
-const isPrefix = (word: string) => word.length > 1;
+/** Whether a word is matched by prefix: the last one typed, unless one letter (most of the index). */
+const isPrefix = (terms: SearchTerms, word: string) => word === terms.prefix && word.length > 1;
 
 // --- SQLite FTS5 ----------------------------------------------------------------------------------
 
@@ -105,7 +111,7 @@ const ftsString = (words: string[]) => `"${words.join(" ").replace(/"/g, '""')}"
 /** The FTS5 MATCH expression of the terms: every word (prefix) and phrase, none of the left-out. */
 export function ftsExpression(terms: SearchTerms) {
   const wanted = [
-    ...terms.words.map((word) => `${ftsString([word])}${isPrefix(word) ? "*" : ""}`),
+    ...terms.words.map((word) => `${ftsString([word])}${isPrefix(terms, word) ? "*" : ""}`),
     ...terms.phrases.map(ftsString),
   ];
   const all = `(${wanted.join(" AND ")})`;
@@ -125,7 +131,7 @@ const tsPhrase = (words: string[]) =>
  */
 export function tsQueryText(terms: SearchTerms) {
   return [
-    ...terms.words.map((word) => `${lexeme(word)}${isPrefix(word) ? ":*" : ""}`),
+    ...terms.words.map((word) => `${lexeme(word)}${isPrefix(terms, word) ? ":*" : ""}`),
     ...terms.phrases.map(tsPhrase),
     ...terms.excluded.map((words) => `!${tsPhrase(words)}`),
   ].join(" & ");
@@ -136,16 +142,17 @@ export function tsQueryText(terms: SearchTerms) {
 /** The stem FTS5's porter tokenizer gives a lowercased word (the same Porter algorithm). */
 export const stemOf = (word: string) => stemmer(word);
 
-/**
- * Whether a lowercased word of a text answers a search word: by stem, or as a prefix of it
- * (as the index matched it).
- */
-export function matchesWord(
-  word: string,
-  wordStem: string,
-  searched: string,
-  searchedStem: string,
-) {
-  if (!isPrefix(searched)) return wordStem === searchedStem;
-  return word.startsWith(searched) || wordStem.startsWith(searchedStem);
+/** How a text's words answer a search's words: by stem, and the last one typed as a prefix too. */
+export function wordMatcher(terms: SearchTerms) {
+  const searched = terms.words.map((word) => ({
+    word,
+    stem: stemOf(word),
+    prefix: isPrefix(terms, word),
+  }));
+  return (word: string, wordStem: string) =>
+    searched.some((one) =>
+      one.prefix
+        ? word.startsWith(one.word) || wordStem.startsWith(one.stem)
+        : wordStem === one.stem,
+    );
 }

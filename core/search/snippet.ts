@@ -1,4 +1,4 @@
-import { matchesWord, stemOf, type SearchTerms } from "./search-text.js";
+import { stemOf, wordMatcher, type SearchTerms } from "./search-text.js";
 
 /** A piece of a snippet: plain text, marked when it is a word the search matched. */
 export interface SnippetSegment {
@@ -26,11 +26,7 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
  * that reads as one of its phrases. Words are stemmed only when their first letter could match.
  */
 function matchedTokens(tokens: Token[], terms: SearchTerms) {
-  const wanted = [...terms.words, ...terms.phrases.flat()].map((word) => ({
-    word,
-    stem: stemOf(word),
-  }));
-  const initials = new Set(wanted.map(({ word }) => word[0]));
+  const initials = new Set([...terms.words, ...terms.phrases.flat()].map((word) => word[0]));
   // Stemming costs ~8 µs a word; a text says the same words again and again.
   const stems = new Map<string, string>();
   const stemAt = (index: number) => {
@@ -42,14 +38,14 @@ function matchedTokens(tokens: Token[], terms: SearchTerms) {
     }
     return stem;
   };
-  const words = terms.words.map((word) => ({ word, stem: stemOf(word) }));
+  const matchesWord = wordMatcher(terms);
   const phrases = terms.phrases.map((phrase) => phrase.map(stemOf));
   const marked = new Set<number>();
   for (let index = 0; index < tokens.length && marked.size < MAX_MATCHES; index++) {
     const word = tokens[index]?.word ?? "";
     if (!initials.has(word[0])) continue;
     const stem = stemAt(index);
-    if (words.some((searched) => matchesWord(word, stem, searched.word, searched.stem))) {
+    if (matchesWord(word, stem)) {
       marked.add(index);
     }
     for (const phrase of phrases) {

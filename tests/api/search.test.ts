@@ -247,8 +247,10 @@ describe("GET /api/search: what it finds", () => {
     expect(await found("planted")).toEqual(["tomatoes"]);
   });
 
-  it("finds words by their beginning", async () => {
+  it("finds the last word typed by its beginning too, the words before it whole", async () => {
     expect(await found("sourd")).toEqual(["sourdough"]);
+    expect(await found("basics sourd")).toEqual(["sourdough"]);
+    expect(await found("sourd basics")).toEqual([]);
     expect(await foundSet("tom")).toEqual(["tomatoes", "weekend"]);
   });
 
