@@ -15,7 +15,8 @@ export type LimitName =
   | "preview"
   | "profile"
   | "report"
-  | "settings";
+  | "settings"
+  | "search";
 
 /**
  * Public facts about the site (the explicit list that reaches pages): the settings admins save
