@@ -16,6 +16,7 @@ export type LimitName =
   | "profile"
   | "report"
   | "settings"
+  | "search"
   | "unsubscribe";
 
 /**

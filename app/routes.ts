@@ -9,6 +9,7 @@ export default [
   route("posts/details/:id", "routes/post-details.tsx"),
   route("posts/categories/:category", "routes/category.tsx"),
   route("menu", "routes/menu.tsx"),
+  route("search", "routes/search.tsx"),
   route("profile/:id", "routes/profile.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),

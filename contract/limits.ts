@@ -25,3 +25,11 @@ export const POST_TITLE_MAX = 200;
 export const IMAGE_ALT_MAX = 200;
 export const POST_DESCRIPTION_MAX = 20_000;
 export const COMMENT_MAX = 2_000;
+
+/** The longest search text taken, in characters (after trimming). */
+export const SEARCH_MAX = 200;
+/**
+ * The most matches a search counts, and ranks on SQLite (decision 015): past it, `total` says this
+ * many (the site shows "1000+"), and SQLite ranks the most recently indexed this many.
+ */
+export const SEARCH_MATCHES_MAX = 1000;

@@ -266,3 +266,17 @@ export const OpenApiDocumentSchema = named(
   "OpenApiDocument",
   z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
 );
+
+export const SearchResultsSchema = named(
+  "SearchResults",
+  z.object({
+    total: z.number().int().min(0).describe("Matches counted up to 1,000"),
+    posts: z.array(
+      PostSchema.extend({
+        snippet: z
+          .array(z.object({ text: z.string(), match: z.boolean() }))
+          .describe("Plain text around the best match; `match` marks the words searched for"),
+      }),
+    ),
+  }),
+);

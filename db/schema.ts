@@ -87,6 +87,8 @@ export interface PostsTable {
   html: string;
   /** Plain text of the body, at most 200 characters. */
   excerpt: string;
+  /** The body's whole plain text (no code), what search indexes and snippets quote (decision 015). */
+  body_text: string;
   reading_minutes: number;
   status: PostStatus;
   /** When a scheduled post goes live; null unless `status` is `scheduled`. */

@@ -38,6 +38,7 @@ import { openApiRoutes } from "./api/openapi/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
 import { reportRoutes } from "./api/reports/routes.js";
+import { searchRoutes } from "./api/search/routes.js";
 import { siteSettingsRoutes } from "./api/settings/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
@@ -432,6 +433,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   adminRoutes(server, deps);
   reportRoutes(server, deps);
   siteSettingsRoutes(server, deps, siteSettings);
+  searchRoutes(server, deps);
   userSettingsRoutes(server, deps);
   openApiRoutes(server, apiRoutes, config);
 

@@ -43,6 +43,14 @@ export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
   mail_outbox: "conversation mail waiting to be sent is not carried (decision 017)",
   kysely_migration: "the target's migrations are its own (the archive names the version)",
   kysely_migration_lock: "the target's migrations are its own",
+  // The search index (decision 015) is derived from the posts: the target's triggers rebuild it as
+  // the posts are written.
+  post_search: "the search index is rebuilt from the posts as they are written",
+  post_search_docs: "the search index is rebuilt from the posts as they are written",
+  post_search_data: "part of SQLite's search index, rebuilt from the posts",
+  post_search_idx: "part of SQLite's search index, rebuilt from the posts",
+  post_search_docsize: "part of SQLite's search index, rebuilt from the posts",
+  post_search_config: "part of SQLite's search index, rebuilt from the posts",
 };
 
 /** Tables of the engine itself, never the site's. */

@@ -14,6 +14,8 @@ export interface RenderedBody {
   html: string;
   /** Plain text, at most EXCERPT_MAX characters: cards, share cards, RSS. */
   excerpt: string;
+  /** The whole plain text a reader reads (no code), its blanks collapsed: what search reads. */
+  text: string;
   readingMinutes: number;
   /** The keys of the stored images the body shows (`images/<id>`), each once. */
   imageKeys: string[];
@@ -58,6 +60,7 @@ export const columnsOf = (rendered: RenderedBody, format: BodyFormat) => ({
   body_format: format,
   html: rendered.html,
   excerpt: rendered.excerpt,
+  body_text: rendered.text,
   reading_minutes: rendered.readingMinutes,
 });
 
@@ -553,9 +556,11 @@ export function renderMarkdownBody(source: string, options: RenderOptions): Rend
     });
   }
   const html = sanitize(md.renderer.render(tokens, md.options, env));
+  const text = flatText(env.prose.join(""));
   return {
     html,
-    excerpt: excerptOf(env.prose.join("")),
+    excerpt: excerptOf(text),
+    text,
     readingMinutes: minutesFor(env.words),
     imageKeys: [...env.images],
   };
@@ -569,9 +574,12 @@ function countWords(text: string) {
 
 const minutesFor = (words: number) => Math.max(1, Math.round(words / WORDS_PER_MINUTE));
 
+/** The text with every run of blanks one space. */
+export const flatText = (text: string) => text.replace(/\s+/g, " ").trim();
+
 /** The text, its blanks collapsed, cut at a word before EXCERPT_MAX with an ellipsis. */
 export function excerptOf(text: string) {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = flatText(text);
   if (flat.length <= EXCERPT_MAX) return flat;
   // Never half of a character that takes two UTF-16 units.
   const cut = flat.slice(0, EXCERPT_MAX - 1).replace(/[\uD800-\uDBFF]$/, "");
@@ -583,6 +591,7 @@ function summarize(text: string, html: string): RenderedBody {
   return {
     html,
     excerpt: excerptOf(text),
+    text: flatText(text),
     readingMinutes: minutesFor(countWords(text)),
     imageKeys: [],
   };

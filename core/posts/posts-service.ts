@@ -358,7 +358,7 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
     input.category === post.category
       ? post.category
       : await canonicalCategory(deps, input.category);
-  const { html, excerpt, reading_minutes } = rendered.columns;
+  const { html, excerpt, body_text, reading_minutes } = rendered.columns;
   await changingContent(deps, () =>
     deps.db.transaction().execute(async (trx) => {
       const updated = await trx
@@ -368,6 +368,7 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
           description: input.description,
           html,
           excerpt,
+          body_text,
           reading_minutes,
           category,
           ...(input.imageAlt === undefined ? {} : { image_alt: input.imageAlt || null }),
@@ -497,4 +498,24 @@ export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
     }
   });
   return getPost(deps, actor, post.id);
+}
+
+/**
+ * Published posts by id, in the order given (a search's ranking), each with its body's plain text;
+ * an id whose post is gone or no longer published is left out.
+ */
+export async function listPublishedPostsWithText(deps: CoreDeps, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  // By primary key alone: with the status in the WHERE, SQLite would walk the status index.
+  const rows = await selectPostSummaries(deps.db)
+    .select("posts.body_text")
+    .where("posts.id", "in", ids)
+    .execute();
+  const byId = new Map(
+    rows.filter((row) => row.status === "published").map((row) => [row.id, row]),
+  );
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [{ post: presentPostSummary(deps, row), text: row.body_text }] : [];
+  });
 }

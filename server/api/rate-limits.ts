@@ -38,6 +38,9 @@ export const limits = {
   // Each save moves the content version on (every shared page is rendered again) and may carry a
   // logo for the image pipeline.
   settings: perAddress("settings", 20, 15),
+  // A search is cheap but not free (a ranked index read and snippets); suggestions while typing
+  // ask a few times per search, well within this.
+  search: perAddress("search", 120, 1),
   // A mailed unsubscribe link, used without a session: nobody needs many, guessers would.
   unsubscribe: perAddress("unsubscribe", 30, 15),
 };

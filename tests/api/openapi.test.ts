@@ -157,6 +157,7 @@ describe("GET /api/openapi.json", () => {
       "GET /api/settings",
       "PUT /api/admin/settings",
       "GET /api/openapi.json",
+      "GET /api/search",
     ];
     const missing = calls.filter((call) => {
       const [method = "", path = ""] = call.split(" ");
@@ -399,6 +400,12 @@ describe("real answers match the reference", () => {
       "/api/posts/{id}",
       await api.delete(`/api/posts/${post._id}`, { token: author.token }),
     );
+  });
+
+  it("search", async () => {
+    expectDocumented("GET", "/api/search", await api.get("/api/search?q=documented"));
+    expectDocumented("GET", "/api/search", await api.get("/api/search?q="));
+    expectDocumented("GET", "/api/search", await api.get(`/api/search?q=${"x".repeat(201)}`));
   });
 
   it("accounts, categories, moderation and the reference itself", async () => {

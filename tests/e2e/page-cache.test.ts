@@ -174,6 +174,16 @@ describe("shared renders of anonymous pages", () => {
     expect((await pageQueries("/posts?page=3")).ran).toBeGreaterThan(0);
   });
 
+  it("are never made of search pages: any text makes a page, so each search runs afresh", async () => {
+    await newPost("Searched for twice");
+    for (const path of ["/search?q=searched", "/search?q=searched", "/search?q=twice&page=1"]) {
+      const { response, html, ran } = await pageQueries(path);
+      expect(response.status, path).toBe(200);
+      expect(html).toContain("1 post found");
+      expect(ran, path).toBeGreaterThan(0);
+    }
+  });
+
   it("outlive the writes that change nothing: a visitor's sign-out, a failed sign-in", async () => {
     const first = await page("/");
     const etag = first.response.headers.get("etag");

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { SiteInfo, Viewer } from "../../context.js";
+import { SearchBox } from "../search/search-box.js";
 import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
 import type { Theme } from "../theme/theme.js";
 import { ThemeMenu } from "../theme/theme-menu.js";
@@ -120,6 +121,7 @@ export function Header(props: {
             ) : null}
           </ul>
         </nav>
+        <SearchBox />
         <div className="account">
           <ThemeMenu theme={props.theme} />
           {user ? (

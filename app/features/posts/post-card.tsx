@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { PostSummary } from "../../../core/posts/presenters.js";
 import { imageSources } from "../../ui/format.js";
@@ -7,7 +8,16 @@ import { Byline } from "./byline.js";
 export const postPath = (id: string) => `/posts/details/${id}`;
 
 /** The post card of SPEC.md 2. The first cards of a page load eagerly; the rest when scrolled to. */
-export function PostCard({ post, eager = false }: { post: PostSummary; eager?: boolean }) {
+export function PostCard({
+  post,
+  eager = false,
+  description,
+}: {
+  post: PostSummary;
+  eager?: boolean;
+  /** What the card says of the post in place of its excerpt (a search's snippet). */
+  description?: ReactNode;
+}) {
   const image = imageSources(post.image.url);
   return (
     <article className="post-card">
@@ -35,7 +45,7 @@ export function PostCard({ post, eager = false }: { post: PostSummary; eager?: b
         <Byline user={post.user} date={post.publishedAt ?? post.createdAt}>
           <span>{post.readingMinutes} min read</span>
         </Byline>
-        <p className="post-card-description">{post.excerpt}</p>
+        <p className="post-card-description">{description ?? post.excerpt}</p>
         <Link to={postPath(post._id)} className="read-more">
           Read More<span className="visually-hidden">: {post.title}</span>
         </Link>

@@ -1,0 +1,121 @@
+import { Form } from "react-router";
+import { PAGE_SIZE, SEARCH_MATCHES_MAX, SEARCH_MAX } from "../../contract/limits.js";
+import { searchMessages } from "../../contract/search.js";
+import { searchPosts, type SearchResults } from "../../core/search/search-service.js";
+import { DomainError } from "../../core/shared/errors.js";
+import { pageFrom, Pager } from "../features/posts/pager.js";
+import { PostCard } from "../features/posts/post-card.js";
+import { pageMeta } from "../meta.js";
+import type { Route } from "./+types/search";
+
+type Outcome =
+  | { kind: "ask" }
+  | { kind: "refused"; message: string }
+  | { kind: "found"; results: SearchResults };
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const q = new URL(request.url).searchParams.get("q");
+  const page = pageFrom(request.url);
+  const answer = (outcome: Outcome) => ({ q: q ?? "", page, outcome, site: context.site });
+  // The bare page asks for search text; a blank search is told what is missing.
+  if (q === null) return answer({ kind: "ask" });
+  const refused = await context.limit("search");
+  if (refused !== undefined) return answer({ kind: "refused", message: refused });
+  try {
+    const results = await searchPosts(context.deps, { q, pageNumber: String(page) });
+    return answer({ kind: "found", results });
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "invalid") {
+      return answer({ kind: "refused", message: error.message });
+    }
+    throw error;
+  }
+}
+
+export const meta = ({ loaderData: data }: Route.MetaArgs) => [
+  ...pageMeta(data.site, {
+    title: data.q.trim() ? `Search: ${data.q.trim()}` : "Search",
+    description: `Search the posts of ${data.site.title}.`,
+    path: "/search",
+  }),
+  // A page per query: nothing for search engines to keep.
+  { name: "robots", content: "noindex" },
+];
+
+function totalText(total: number) {
+  if (total >= SEARCH_MATCHES_MAX) return `${String(SEARCH_MATCHES_MAX)}+ posts found`;
+  return total === 1 ? "1 post found" : `${String(total)} posts found`;
+}
+
+export default function Search({ loaderData }: Route.ComponentProps) {
+  const { q, page, outcome } = loaderData;
+  const shown = q.trim();
+  return (
+    <>
+      <h1 className="page-title">{shown ? `Search: ${shown}` : "Search"}</h1>
+      <Form method="get" action="/search" className="search-page-form" role="search">
+        <label htmlFor="search-page-q" className="visually-hidden">
+          Search text
+        </label>
+        <input
+          id="search-page-q"
+          type="search"
+          name="q"
+          defaultValue={q}
+          maxLength={SEARCH_MAX}
+          placeholder="Words, “an exact phrase”, -leave-out"
+          key={q}
+        />
+        <button type="submit" className="button">
+          Search
+        </button>
+      </Form>
+      {outcome.kind === "ask" ? (
+        <p>{searchMessages.required}: type a word or two to look for.</p>
+      ) : null}
+      {outcome.kind === "refused" ? (
+        <p className="form-error" role="alert">
+          {outcome.message}
+        </p>
+      ) : null}
+      {outcome.kind === "found" ? <Found q={shown} page={page} results={outcome.results} /> : null}
+    </>
+  );
+}
+
+function Found({ q, page, results }: { q: string; page: number; results: SearchResults }) {
+  const pages = Math.ceil(Math.min(results.total, SEARCH_MATCHES_MAX) / PAGE_SIZE);
+  if (results.total === 0) {
+    return (
+      <div className="empty" role="status">
+        <h2>No posts match “{q}”</h2>
+        <p>Try fewer words, another spelling, or the beginning of a word.</p>
+      </div>
+    );
+  }
+  return (
+    <>
+      <p className="search-total" role="status">
+        {totalText(results.total)}
+        {page > 1 ? `, page ${String(page)}` : ""}
+      </p>
+      {results.posts.length === 0 ? (
+        <p>This page is past the last of them.</p>
+      ) : (
+        <div className="post-grid">
+          {results.posts.map((post, index) => (
+            <PostCard
+              key={post._id}
+              post={post}
+              eager={index < 2}
+              description={post.snippet.map((segment, at) =>
+                segment.match ? <mark key={at}>{segment.text}</mark> : segment.text,
+              )}
+            />
+          ))}
+        </div>
+      )}
+      <Pager page={page} pages={pages} path={`/search?q=${encodeURIComponent(q)}`} />
+    </>
+  );
+}

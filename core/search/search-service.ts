@@ -1,0 +1,87 @@
+import { sql } from "kysely";
+import { SEARCH_MATCHES_MAX } from "../../contract/limits.js";
+import { SearchQuerySchema } from "../../contract/search.js";
+import { engineOf } from "../../db/engine.js";
+import type { CoreDeps } from "../deps.js";
+import { listPublishedPostsWithText } from "../posts/posts-service.js";
+import { pageOf } from "../posts/queries.js";
+import { validate } from "../shared/validate.js";
+import { ftsExpression, parseSearchText, tsQueryText, type SearchTerms } from "./search-text.js";
+import { snippetOf } from "./snippet.js";
+
+interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** The ids of a page of matches, best first, and how many match in all. */
+interface Matches {
+  ids: string[];
+  total: number;
+}
+
+// Column weights of bm25 (title, body, category, author), as PostgreSQL's A, D, B, B.
+const BM25 = sql`bm25(post_search, 10.0, 1.0, 4.0, 4.0)`;
+
+async function matchSqlite(deps: CoreDeps, terms: SearchTerms, page: Page): Promise<Matches> {
+  const match = ftsExpression(terms);
+  // One statement: the newest matches by rowid (FTS5 walks its index in that order and stops),
+  // ranked; the count is the candidates' own.
+  const { rows } = await sql<{ id: string; total: number | bigint }>`
+    WITH candidates AS (
+      SELECT rowid AS doc, ${BM25} AS score FROM post_search
+      WHERE post_search MATCH ${match}
+      ORDER BY rowid DESC LIMIT ${SEARCH_MATCHES_MAX}
+    )
+    SELECT d.post_id AS id, (SELECT count(*) FROM candidates) AS total
+    FROM candidates JOIN post_search_docs d ON d.doc = candidates.doc
+    ORDER BY candidates.score, candidates.doc DESC
+    LIMIT ${page.limit} OFFSET ${page.offset}`.execute(deps.db);
+  if (rows.length > 0 || page.offset === 0) {
+    return { ids: rows.map((row) => row.id), total: Number(rows[0]?.total ?? 0) };
+  }
+  // Past the last page: the count alone.
+  const count = await sql<{ n: number | bigint }>`
+    SELECT count(*) AS n FROM (
+      SELECT 1 FROM post_search WHERE post_search MATCH ${match} LIMIT ${SEARCH_MATCHES_MAX}
+    )`.execute(deps.db);
+  return { ids: [], total: Number(count.rows[0]?.n ?? 0) };
+}
+
+async function matchPostgres(deps: CoreDeps, terms: SearchTerms, page: Page): Promise<Matches> {
+  const query = sql`to_tsquery('english', ${tsQueryText(terms)})`;
+  const [rows, count] = await Promise.all([
+    sql<{ id: string }>`
+      SELECT s.post_id AS id
+      FROM post_search s, ${query} q
+      WHERE s.document @@ q
+      ORDER BY ts_rank(s.document, q) DESC, s.post_id DESC
+      LIMIT ${page.limit} OFFSET ${page.offset}`.execute(deps.db),
+    sql<{ n: number | string }>`
+      SELECT count(*) AS n FROM (
+        SELECT 1 FROM post_search WHERE document @@ ${query} LIMIT ${SEARCH_MATCHES_MAX}
+      ) AS found`.execute(deps.db),
+  ]);
+  return { ids: rows.rows.map((row) => row.id), total: Number(count.rows[0]?.n ?? 0) };
+}
+
+/**
+ * `GET /api/search`: a page of the published posts that match, best first, each with a snippet of
+ * its text around the best match (decision 015).
+ */
+export async function searchPosts(deps: CoreDeps, query: unknown) {
+  const { q, pageNumber } = validate(SearchQuerySchema, query);
+  const terms = parseSearchText(q);
+  const page = pageOf(pageNumber);
+  const { ids, total } =
+    engineOf(deps.db) === "sqlite"
+      ? await matchSqlite(deps, terms, page)
+      : await matchPostgres(deps, terms, page);
+  const found = await listPublishedPostsWithText(deps, ids);
+  return {
+    total,
+    posts: found.map(({ post, text }) => ({ ...post, snippet: snippetOf(text, terms) })),
+  };
+}
+
+export type SearchResults = Awaited<ReturnType<typeof searchPosts>>;
