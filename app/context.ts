@@ -13,7 +13,9 @@ export type LimitName =
   | "postEdit"
   | "preview"
   | "profile"
-  | "report";
+  | "report"
+  | "follow"
+  | "bookmark";
 
 /** Public facts about the site, from configuration (the explicit list that reaches pages). */
 export interface SiteInfo {

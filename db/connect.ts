@@ -19,6 +19,7 @@ import { postBodies } from "./migrations/004-post-bodies.js";
 import { postStatus } from "./migrations/005-post-status.js";
 import { bodyImages } from "./migrations/006-body-images.js";
 import { conversations } from "./migrations/007-conversations.js";
+import { follows } from "./migrations/009-follows.js";
 import type { Database } from "./schema.js";
 import { SQLite } from "./sqlite-driver.js";
 import { StripNulPlugin } from "./strip-nul.js";
@@ -63,6 +64,7 @@ const migrations: MigrationProvider = {
       "005-post-status": postStatus,
       "006-body-images": bodyImages,
       "007-conversations": conversations,
+      "009-follows": follows,
     }),
 };
 

@@ -36,6 +36,9 @@ import { healthRoutes } from "./api/health/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
 import { reportRoutes } from "./api/reports/routes.js";
+import { followRoutes } from "./api/follows/routes.js";
+import { bookmarkRoutes } from "./api/bookmarks/routes.js";
+import { notificationRoutes } from "./api/notifications/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
 import { registerApiCors } from "./plugins/cors.js";
@@ -402,6 +405,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   categoryRoutes(server, deps);
   adminRoutes(server, deps);
   reportRoutes(server, deps);
+  followRoutes(server, deps);
+  bookmarkRoutes(server, deps);
+  notificationRoutes(server, deps);
 
   return { server, deps, database };
 }

@@ -14,6 +14,7 @@ import {
 } from "../auth/auth-service.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
+import { followFacts } from "../follows/follows-service.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { bodyImageKeysOfUser } from "../posts/body-images.js";
 import { iso } from "../shared/clock.js";
@@ -81,6 +82,8 @@ export async function getProfile(
       withEmail: canSeeEmail(actor, user.id),
       posts: options.withPosts ? await listPosts(deps, { userId: user.id }) : [],
     }),
+    // Follower and following counts, and `followedByYou` for a signed-in viewer (decision 016).
+    ...(await followFacts(deps, actor, user.id)),
     ...(actor && canEditProfile(actor, user.id) ? await pendingEmailOf(deps, user.id) : {}),
   };
 }
