@@ -17,6 +17,9 @@ import { postAction } from "../features/posts/post-action.server.js";
 import { PostStatusNotice } from "../features/posts/publish-controls.js";
 import { CommentForm, Likes, OwnerTools, ShareMenu } from "../features/posts/post-interactions.js";
 import { SocialLinks } from "../features/users/social-links.js";
+import { BookmarkButton } from "../features/reading/bookmark-button.js";
+import { FollowButton } from "../features/reading/follow-button.js";
+import { savedOnPage } from "../features/reading/saved.server.js";
 import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { CommentIcon } from "../ui/icons.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -46,15 +49,19 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       }),
     ]);
     // The author box after the post: what their profile says of them, never their e-mail.
-    const { bio, socialMedia } = await getProfile(context.deps, undefined, post.user._id, {
-      withPosts: false,
-    });
+    const [{ bio, socialMedia, followedByYou }, saved] = await Promise.all([
+      getProfile(context.deps, actor, post.user._id, { withPosts: false }),
+      savedOnPage(context, [post]),
+    ]);
     const owned = { user_id: post.user._id };
     // Readers get the rendered body only; its Markdown goes to the author's edit form alone.
     const { description, ...shown } = post;
     return {
       post: shown,
       author: { bio, socialMedia },
+      // The viewer's own state: a signed-in page is made for them alone (decision 016).
+      following: followedByYou === true,
+      saved: saved?.includes(post._id) === true,
       categories,
       site: context.site,
       viewerId: actor?.id,
@@ -113,6 +120,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
   const { post, author, viewerId, site, categories, editable, canDelete, comments } = loaderData;
+  const { following, saved } = loaderData;
   const editableComments = new Set(loaderData.editableComments);
   const commentsPager = (
     <Pager
@@ -195,15 +203,27 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           loading="lazy"
         />
         <div>
-          <p className="author-name">
-            Written by <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
-          </p>
+          <div className="follow-row">
+            <p className="author-name">
+              Written by <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
+            </p>
+            {viewerId !== undefined && viewerId !== post.user._id ? (
+              <FollowButton
+                userId={post.user._id}
+                username={post.user.username}
+                following={following}
+              />
+            ) : null}
+          </div>
           {author.bio ? <p className="muted">{author.bio}</p> : null}
           <SocialLinks links={author.socialMedia} />
         </div>
       </aside>
       <section className="likes" aria-label="Likes">
         <Likes likes={post.likes} count={post.likesCount} liked={liked} signedIn={signedIn} />
+        {signedIn && post.status === "published" ? (
+          <BookmarkButton postId={post._id} title={post.title} saved={saved} />
+        ) : null}
         {signedIn ? (
           <ShareMenu url={`${site.publicUrl}/posts/details/${post._id}`} title={post.title} />
         ) : null}

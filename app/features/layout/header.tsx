@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { SiteInfo, Viewer } from "../../context.js";
 import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
+import { NotificationBell } from "../reading/notification-bell.js";
 
 export interface Category {
   _id: string;
@@ -113,6 +114,7 @@ export function Header(props: {
           </ul>
         </nav>
         <div className="account">
+          {user ? <NotificationBell /> : null}
           {user ? (
             <details className="user-menu" ref={userMenu}>
               <summary>
@@ -126,6 +128,9 @@ export function Header(props: {
                 {/* Every member writes (SPEC.md 1); the nav's Create link stays the admin's. */}
                 <li>
                   <Link to="/posts/create-post">Write a post</Link>
+                </li>
+                <li>
+                  <Link to="/reading-list">Reading list</Link>
                 </li>
                 <li>
                   <Form method="post" action="/logout">

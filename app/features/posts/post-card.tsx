@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { PostSummary } from "../../../core/posts/presenters.js";
 import { imageSources } from "../../ui/format.js";
@@ -7,8 +8,24 @@ import { Byline } from "./byline.js";
 export const postPath = (id: string) => `/posts/details/${id}`;
 
 /** The post card of SPEC.md 2. The first cards of a page load eagerly; the rest when scrolled to. */
-export function PostCard({ post, eager = false }: { post: PostSummary; eager?: boolean }) {
+/** What a page adds to each card for its viewer (a signed-in reader's Save button). */
+export type CardActions = ((post: PostSummary) => ReactNode) | undefined;
+
+export function PostCard({
+  post,
+  eager = false,
+  actions,
+}: {
+  post: PostSummary;
+  eager?: boolean;
+  actions?: CardActions;
+}) {
   const image = imageSources(post.image.url);
+  const readMore = (
+    <Link to={postPath(post._id)} className="read-more">
+      Read More<span className="visually-hidden">: {post.title}</span>
+    </Link>
+  );
   return (
     <article className="post-card">
       <Link to={postPath(post._id)} className="post-card-image" tabIndex={-1} aria-hidden="true">
@@ -36,19 +53,24 @@ export function PostCard({ post, eager = false }: { post: PostSummary; eager?: b
           <span>{post.readingMinutes} min read</span>
         </Byline>
         <p className="post-card-description">{post.excerpt}</p>
-        <Link to={postPath(post._id)} className="read-more">
-          Read More<span className="visually-hidden">: {post.title}</span>
-        </Link>
+        {actions ? (
+          <div className="post-card-footer">
+            {readMore}
+            {actions(post)}
+          </div>
+        ) : (
+          readMore
+        )}
       </div>
     </article>
   );
 }
 
-export function PostGrid({ posts }: { posts: PostSummary[] }) {
+export function PostGrid({ posts, actions }: { posts: PostSummary[]; actions?: CardActions }) {
   return (
     <div className="post-grid">
       {posts.map((post, index) => (
-        <PostCard key={post._id} post={post} eager={index < 2} />
+        <PostCard key={post._id} post={post} eager={index < 2} actions={actions} />
       ))}
     </div>
   );
