@@ -1,11 +1,10 @@
-import { data, Link, useActionData } from "react-router";
-import { listCategories } from "../../core/categories/categories-service.js";
+import { data, Link, useActionData, useRouteLoaderData } from "react-router";
 import { canEditComment } from "../../core/comments/policies.js";
 import { canDeletePost, canEditPost } from "../../core/posts/policies.js";
 import { listCommentThreads } from "../../core/comments/threads.js";
 import { getPost } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
-import { getProfile } from "../../core/users/users-service.js";
+import { getProfileBasics } from "../../core/users/users-service.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import { imageSources } from "../ui/format.js";
@@ -19,13 +18,14 @@ import { CommentForm, Likes, OwnerTools, ShareMenu } from "../features/posts/pos
 import { SocialLinks } from "../features/users/social-links.js";
 import { BookmarkButton } from "../features/reading/bookmark-button.js";
 import { FollowButton } from "../features/reading/follow-button.js";
-import { savedOnPage } from "../features/reading/saved.server.js";
+import { readerStateOfPost } from "../../core/bookmarks/bookmarks-service.js";
 import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { CommentIcon } from "../ui/icons.js";
 import { useToastOn } from "../ui/toasts.js";
 import postBodyStyles from "../features/posts/post-body.css?url";
 import publishingStyles from "../features/posts/publishing.css?url";
 import commentStyles from "../features/comments/comments.css?url";
+import type { loader as rootLoader } from "../root.js";
 import type { Route } from "./+types/post-details";
 
 export const links: Route.LinksFunction = () => [
@@ -40,18 +40,20 @@ const THREADS_PER_PAGE = 50;
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   try {
     const actor = context.viewer?.actor;
-    const [post, categories, comments] = await Promise.all([
+    const [post, comments] = await Promise.all([
       getPost(context.deps, actor, params.id, false),
-      listCategories(context.deps),
       listCommentThreads(context.deps, params.id, {
         page: pageParam(request.url, "comments"),
         perPage: THREADS_PER_PAGE,
       }),
     ]);
     // The author box after the post: what their profile says of them, never their e-mail.
-    const [{ bio, socialMedia, followedByYou }, saved] = await Promise.all([
-      getProfile(context.deps, actor, post.user._id, { withPosts: false }),
-      savedOnPage(context, [post]),
+    const [{ bio, socialMedia }, reader] = await Promise.all([
+      getProfileBasics(context.deps, undefined, post.user._id, { withPosts: false }),
+      // The signed-in reader's Saved and Following state (decision 016).
+      actor
+        ? readerStateOfPost(context.deps, actor, { id: post._id, authorId: post.user._id })
+        : undefined,
     ]);
     const owned = { user_id: post.user._id };
     // Readers get the rendered body only; its Markdown goes to the author's edit form alone.
@@ -59,10 +61,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     return {
       post: shown,
       author: { bio, socialMedia },
-      // The viewer's own state: a signed-in page is made for them alone (decision 016).
-      following: followedByYou === true,
-      saved: saved?.includes(post._id) === true,
-      categories,
+      following: reader?.following === true,
+      saved: reader?.saved === true,
       site: context.site,
       viewerId: actor?.id,
       editable: canEditPost(actor, owned)
@@ -119,7 +119,9 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
 };
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
-  const { post, author, viewerId, site, categories, editable, canDelete, comments } = loaderData;
+  const { post, author, viewerId, site, editable, canDelete, comments } = loaderData;
+  // The edit form's choices: the categories the root loads for the header.
+  const categories = useRouteLoaderData<typeof rootLoader>("root")?.categories ?? [];
   const { following, saved } = loaderData;
   const editableComments = new Set(loaderData.editableComments);
   const commentsPager = (

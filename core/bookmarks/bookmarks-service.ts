@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../deps.js";
+import { followRow } from "../follows/follows-service.js";
 import { postMessages } from "../posts/posts-service.js";
 import { presentPostSummary } from "../posts/presenters.js";
 import { pageOf, selectPostSummaries } from "../posts/queries.js";
@@ -93,4 +94,31 @@ export async function savedAmong(
     .where("post_id", "in", postIds)
     .execute();
   return rows.map((row) => row.post_id);
+}
+
+/**
+ * A signed-in reader's state on a post page, in one statement: whether they saved the post and
+ * whether they follow its author.
+ */
+export async function readerStateOfPost(
+  deps: Pick<CoreDeps, "db">,
+  viewer: Actor,
+  post: { id: string; authorId: string },
+) {
+  const row = await deps.db
+    .selectNoFrom((eb) => [
+      eb
+        .exists(
+          deps.db
+            .selectFrom("bookmarks")
+            .select("bookmarks.post_id")
+            .where("bookmarks.user_id", "=", viewer.id)
+            .where("bookmarks.post_id", "=", post.id),
+        )
+        .as("saved"),
+      eb.exists(followRow(deps.db, viewer.id, post.authorId)).as("following"),
+    ])
+    .executeTakeFirstOrThrow();
+  // SQLite answers 1/0, PostgreSQL true/false.
+  return { saved: Boolean(row.saved), following: Boolean(row.following) };
 }

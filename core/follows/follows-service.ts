@@ -15,6 +15,14 @@ const userNotFound = "User not found";
 export const followeesOf = (db: Kysely<Database>, userId: string) =>
   db.selectFrom("follows").select("follows.followee_id").where("follows.follower_id", "=", userId);
 
+/** Whether `followerId` follows `followeeId`, as a subquery for `exists` (a page's reader state). */
+export const followRow = (db: Kysely<Database>, followerId: string, followeeId: string) =>
+  db
+    .selectFrom("follows")
+    .select("follows.followee_id")
+    .where("follows.follower_id", "=", followerId)
+    .where("follows.followee_id", "=", followeeId);
+
 async function countFollowers(db: Kysely<Database>, userId: string) {
   const row = await db
     .selectFrom("follows")

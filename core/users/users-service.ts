@@ -69,8 +69,8 @@ export async function countUsers(deps: CoreDeps, actor: Actor) {
   return { userCount: Number(row.count) };
 }
 
-/** A public profile; the e-mail only for its owner and admins. */
-export async function getProfile(
+/** A public profile without its follow counts (the author box under a post). */
+export async function getProfileBasics(
   deps: CoreDeps,
   actor: Actor | undefined,
   id: string,
@@ -82,10 +82,22 @@ export async function getProfile(
       withEmail: canSeeEmail(actor, user.id),
       posts: options.withPosts ? await listPosts(deps, { userId: user.id }) : [],
     }),
-    // Follower and following counts, and `followedByYou` for a signed-in viewer (decision 016).
-    ...(await followFacts(deps, actor, user.id)),
     ...(actor && canEditProfile(actor, user.id) ? await pendingEmailOf(deps, user.id) : {}),
   };
+}
+
+/**
+ * A public profile; the e-mail only for its owner and admins. With its follower and following
+ * counts, and `followedByYou` for a signed-in viewer (decision 016).
+ */
+export async function getProfile(
+  deps: CoreDeps,
+  actor: Actor | undefined,
+  id: string,
+  options: { withPosts: boolean } = { withPosts: true },
+) {
+  const profile = await getProfileBasics(deps, actor, id, options);
+  return { ...profile, ...(await followFacts(deps, actor, profile._id)) };
 }
 
 /**

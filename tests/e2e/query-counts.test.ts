@@ -17,8 +17,11 @@ let author: TestUser;
 let viewer: TestUser;
 let queries: string[] = [];
 
-/** The most queries any one page or call may take. */
-const MOST_QUERIES = 8;
+/**
+ * The most queries any one page or call may take: the signed-in post page takes 9 (its reader's
+ * unread notifications and Saved/Following state, decision 016).
+ */
+const MOST_QUERIES = 9;
 
 beforeAll(async () => {
   server = await startTestServer(
@@ -63,6 +66,14 @@ describe("queries per page", () => {
     if (!first) throw new Error("no user");
     await addComment(api, first, post._id, "One remark");
     await toggleLikeOf(api, first, post._id);
+    // Follows, saved posts and notifications grow too (decision 016).
+    const put = (path: string, who: TestUser) =>
+      api.put(path, undefined, { token: who.token }).then((answer) => {
+        expect(answer.status, answer.text).toBe(200);
+      });
+    await put(`/api/users/follow/${author.id}`, viewer);
+    await put(`/api/posts/bookmark/${post._id}`, viewer);
+    await put(`/api/users/follow/${viewer.id}`, first);
 
     const pages = [
       "/",
@@ -71,6 +82,9 @@ describe("queries per page", () => {
       `/posts/details/${post._id}`,
       "/posts/categories/Travel",
       `/profile/${author.id}`,
+      "/?tab=following",
+      "/reading-list",
+      "/notifications",
     ];
     const adminPages = [
       "/admin-dashboard",
@@ -96,7 +110,13 @@ describe("queries per page", () => {
     for (const person of await addPeople(7)) {
       await addComment(api, person, post._id, `Remark from ${person.username}`);
       await toggleLikeOf(api, person, post._id);
-      await addPost(api, person, { title: `By ${person.username}`, category: "Travel" });
+      const theirs = await addPost(api, person, {
+        title: `By ${person.username}`,
+        category: "Travel",
+      });
+      await put(`/api/users/follow/${person.id}`, viewer);
+      await put(`/api/posts/bookmark/${theirs._id}`, viewer);
+      await put(`/api/users/follow/${viewer.id}`, person);
     }
     for (let i = 0; i < 4; i += 1) {
       await addPost(api, author, { title: `More ${String(i)}`, category: "Travel" });
@@ -123,11 +143,18 @@ describe("queries per page", () => {
       `/api/users/user/${author.id}?pageNumber=1`,
       `/api/users/profile/${author.id}`,
       "/api/categories/category/Travel?pageNumber=1",
+      "/?tab=following",
+      "/reading-list",
+      "/notifications",
+      "/api/posts/feed?pageNumber=1",
+      "/api/users/me/bookmarks?pageNumber=1",
+      "/api/notifications?pageNumber=1",
     ];
     const sqlite = new SQLite(path.join(server.dataDir, "blog.db"), { readonly: true });
     try {
       for (const page of paths) {
-        for (const sql of new Set(await queriesOf(page))) {
+        // The signed-in calls (feed, bookmarks, notifications) take the bearer token.
+        for (const sql of new Set(await queriesOf(page, viewer, !page.startsWith("/api/")))) {
           const parameters = Array.from(sql.matchAll(/\?/g), () => null);
           const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as {
             detail: string;
