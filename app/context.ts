@@ -1,5 +1,6 @@
 import type { CoreDeps } from "../core/deps.js";
 import type { Actor } from "../core/users/policies.js";
+import type { Theme } from "./features/theme/theme.js";
 
 /** The rate limits the API applies, which page actions apply too (server/api/rate-limits.ts). */
 export type LimitName =
@@ -15,14 +16,20 @@ export type LimitName =
   | "profile"
   | "report"
   | "follow"
-  | "bookmark";
+  | "bookmark"
+  | "settings";
 
-/** Public facts about the site, from configuration (the explicit list that reaches pages). */
+/**
+ * Public facts about the site (the explicit list that reaches pages): the settings admins save
+ * (SITE_* until then, decision 020) and the configured address.
+ */
 export interface SiteInfo {
   title: string;
   contactPhone: string;
   contactEmail: string;
   welcome: string;
+  /** The logo, or null for the default mark. */
+  logo: { url: string } | null;
   publicUrl: string;
 }
 
@@ -44,6 +51,8 @@ declare module "react-router" {
     secureCookies: boolean;
     /** This response's Content-Security-Policy nonce for React Router's inline scripts. */
     cspNonce: string;
+    /** The reader's theme from their cookie; a shared render is kept per theme (decision 014). */
+    theme: Theme;
     /** Counts one attempt against a named rate limit; the refusal message once it is exceeded. */
     limit(name: LimitName): Promise<string | undefined>;
   }

@@ -21,6 +21,7 @@ import { SideMenu } from "./features/layout/side-menu.js";
 import { ArrowUpIcon, BlogIcon } from "./ui/icons.js";
 import { clearedFlashCookie, readFlash } from "./features/flash.server.js";
 import { ToastProvider, useToastOn } from "./ui/toasts.js";
+import { useShownTheme } from "./features/theme/theme-menu.js";
 import stylesheet from "./styles.css?url";
 import readingStyles from "./features/reading/reading.css?url";
 
@@ -38,6 +39,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       site: context.site,
       user: context.viewer?.user,
       nonce: context.cspNonce,
+      theme: context.theme,
       categories: await listCategories(context.deps),
       // The header bell's number (decision 016).
       unread: context.viewer ? await countUnread(context.deps, context.viewer.actor.id) : 0,
@@ -158,12 +160,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
     setMenuOpen(false);
   }, []);
   useSwipeToOpen(openMenu);
+  // The chosen theme is in the first HTML (the server read its cookie): no script, no flash.
+  const theme = useShownTheme(data?.theme);
 
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme === "system" ? undefined : theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={theme === "system" ? "light dark" : theme} />
         <Meta />
         <Links nonce="" />
       </head>
@@ -177,6 +182,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               site={data.site}
               user={data.user}
               categories={data.categories}
+              theme={data.theme}
               onOpenMenu={openMenu}
             />
             <SideMenu

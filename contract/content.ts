@@ -3,6 +3,7 @@ import {
   CATEGORY_TITLE_MAX,
   CATEGORY_TITLE_MIN,
   COMMENT_MAX,
+  IMAGE_ALT_MAX,
   IMAGE_TYPES,
   COMMENT_MIN,
   POST_DESCRIPTION_MAX,
@@ -22,6 +23,7 @@ export const contentMessages = {
   categoryRequired: "Category is required",
   descriptionRequired: "Description is required",
   titleTooLong: `Title must be at most ${POST_TITLE_MAX} characters long`,
+  imageAltTooLong: `Image description must be at most ${IMAGE_ALT_MAX} characters long`,
   descriptionTooLong: `Description must be at most ${POST_DESCRIPTION_MAX} characters long`,
   descriptionScript: "Description must not contain a script or a javascript: link",
   categoryTitleTooShort: `Title is too short - should be ${CATEGORY_TITLE_MIN} chars minimum.`,
@@ -45,6 +47,12 @@ const postFields = (messages: { title: string; category: string; description: st
       POST_DESCRIPTION_MAX,
       m.descriptionTooLong,
     ),
+    /** Optional; blank clears it (the title then describes the image). Absent on an edit: kept. */
+    imageAlt: z
+      .string({ error: m.imageAltTooLong })
+      .trim()
+      .max(IMAGE_ALT_MAX, m.imageAltTooLong)
+      .optional(),
   });
 
 /** The text fields of the create-post form; the image is checked beside it. */

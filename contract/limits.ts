@@ -21,5 +21,7 @@ export const BODY_IMAGE_MAX_BYTES = IMAGE_CREATE_MAX_BYTES;
 export const IMAGE_TYPES = ["jpg", "jpeg", "png", "gif", "jfif"] as const;
 
 export const POST_TITLE_MAX = 200;
+/** The writer's description of a post's cover image (its alt text). */
+export const IMAGE_ALT_MAX = 200;
 export const POST_DESCRIPTION_MAX = 20_000;
 export const COMMENT_MAX = 2_000;

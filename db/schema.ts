@@ -80,6 +80,8 @@ export interface PostsTable {
   /** A category title, kept when the category is deleted (DESIGN.md 4). */
   category: string;
   image_key: string;
+  /** The writer's description of the cover image; null: none given (the title stands in). */
+  image_alt: string | null;
   body_format: BodyFormat;
   /** The sanitized rendering of `description`, made when it was written (core/posts/body.ts). */
   html: string;
@@ -140,6 +142,7 @@ export type AuditAction =
   | "user.restore"
   | "category.create"
   | "category.delete"
+  | "site.update"
   | "report.dismiss"
   | "report.remove"
   | "report.suspend";
@@ -151,11 +154,22 @@ export interface AuditLogTable {
   actor_id: string;
   actor_name: string;
   action: AuditAction;
-  target_kind: "post" | "comment" | "user" | "category";
+  target_kind: "post" | "comment" | "user" | "category" | "site";
   target_id: string;
   /** The target as it was: a post's title, a user's name, a comment's first words. */
   target_summary: string;
   created_at: string;
+}
+
+/** The site's title, welcome and contacts as admins set them: one row, id "site" (decision 020). */
+export interface SiteSettingsTable {
+  id: string;
+  title: string;
+  welcome: string;
+  contact_phone: string;
+  contact_email: string;
+  logo_key: string | null;
+  updated_at: string;
 }
 
 export type ReportTargetKind = "post" | "comment" | "user";
@@ -228,4 +242,5 @@ export interface Database {
   follows: FollowsTable;
   bookmarks: BookmarksTable;
   notifications: NotificationsTable;
+  site_settings: SiteSettingsTable;
 }

@@ -39,18 +39,20 @@ import { reportRoutes } from "./api/reports/routes.js";
 import { followRoutes } from "./api/follows/routes.js";
 import { bookmarkRoutes } from "./api/bookmarks/routes.js";
 import { notificationRoutes } from "./api/notifications/routes.js";
+import { siteSettingsRoutes } from "./api/settings/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
 import { registerApiCors } from "./plugins/cors.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { sharedLimitStore } from "./plugins/rate-limit-store.js";
-import { requestSerializer } from "./plugins/logging.js";
+import { OneLinePerRequest, requestSerializer } from "./plugins/logging.js";
 import {
   memoryContentVersion,
   unknownContentVersion,
   redisContentVersion,
 } from "./web/content-version.js";
 import { feedRoutes } from "./web/feeds.js";
+import { siteSettingsReader } from "./web/site-settings.js";
 import { PageCache } from "./web/page-cache.js";
 import { registerSharedAnswers } from "./api/shared-answers.js";
 import { registerWebSite } from "./web/site.js";
@@ -195,6 +197,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       serializers: { req: requestSerializer },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    logController: new OneLinePerRequest(),
     bodyLimit: 1_048_576,
     // Fastify leaves all of these off: a client that sends slowly or never reads held its
     // connection (and whatever turn it had) for as long as it liked.
@@ -336,9 +339,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Before the shared answers, which may answer from the cache in their own onRequest hook.
   await registerApiCors(server, config.corsOrigins);
   // Shared answers: registered before compression, so they keep (and compress once) the plain body.
+  // What pages, feeds and GET /api/settings say about the site: saved by admins, SITE_* until then.
+  const siteDefaults = {
+    title: config.site.title,
+    welcome: config.site.welcome,
+    contactPhone: config.site.contactPhone,
+    contactEmail: config.site.contactEmail,
+  };
+  const siteSettings = siteSettingsReader(deps, siteDefaults, contentVersion);
   const shared = {
     cache: new PageCache({ maxBytes: 32 * 1024 * 1024, maxAgeMs: 30_000 }),
     contentVersion,
+    siteSettings,
   };
   registerSharedAnswers(server, shared);
 
@@ -396,7 +408,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerErrorHandling(server);
   const renderPage = await registerWebSite(server, deps, config, ROOT, shared);
   healthRoutes(server, deps);
-  feedRoutes(server, deps, config, contentVersion, { sitemapUrlsMax: options.sitemapUrlsMax });
+  feedRoutes(server, deps, config, contentVersion, {
+    sitemapUrlsMax: options.sitemapUrlsMax,
+    siteSettings,
+  });
   authRoutes(server, deps, renderPage);
   passwordRoutes(server, deps);
   userRoutes(server, deps);
@@ -408,6 +423,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   followRoutes(server, deps);
   bookmarkRoutes(server, deps);
   notificationRoutes(server, deps);
+  siteSettingsRoutes(server, deps, siteSettings);
 
   return { server, deps, database };
 }

@@ -5,8 +5,11 @@ import {
   UNUSED_BODY_IMAGE_MS,
 } from "../core/media/sweep.js";
 import { StartupRefusal } from "../core/users/bootstrap-admin.js";
+import type { AdminCredentials } from "../core/users/bootstrap-admin.js";
 import { buildApp, type App } from "./app.js";
+import { startBanner } from "./banner.js";
 import { ConfigError, loadConfig } from "./config.js";
+import { prettyLogStream } from "./pretty-log.js";
 
 /** An upload younger than this may still be on its way to its row (here or on another instance). */
 const UPLOAD_GRACE_MS = 10 * 60 * 1000;
@@ -39,12 +42,12 @@ async function sweepUploads({ server, deps }: App) {
 
 async function main() {
   const config = loadConfig();
+  let admin: AdminCredentials | undefined;
   const app = await buildApp(config, {
-    onAdminCreated: ({ email, password }) => {
-      // Printed once, on purpose, outside the logs: the only way to reach a brand-new install.
-      process.stdout.write(
-        `\nCreated the first admin account.\n  e-mail:   ${email}\n  password: ${password}\nSign in and change the password from the profile page.\n\n`,
-      );
+    // In a terminal, one line a request for people; otherwise (a service, a pipe) pino's JSON.
+    ...(process.stdout.isTTY ? { logStream: prettyLogStream(process.stdout) } : {}),
+    onAdminCreated: (created) => {
+      admin = created;
     },
   });
   const { server } = app;
@@ -69,6 +72,9 @@ async function main() {
   });
 
   await server.listen({ port: config.port, host: config.host });
+  // The generated admin password is printed once, on purpose, outside the logs: the only way into
+  // a brand-new install.
+  process.stdout.write(startBanner(config, { admin }));
   void sweepUploads(app);
   setInterval(() => void sweepUploads(app), SWEEP_EVERY_MS).unref();
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { Form, useActionData, useNavigate, useNavigation } from "react-router";
+import { Form, Link, useActionData, useNavigate, useNavigation } from "react-router";
 import { imageFileError, PostCreateSchema } from "../../contract/content.js";
-import { IMAGE_CREATE_MAX_BYTES } from "../../contract/limits.js";
+import { IMAGE_ALT_MAX, IMAGE_CREATE_MAX_BYTES } from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import { listCategories } from "../../core/categories/categories-service.js";
 import { createPost } from "../../core/posts/posts-service.js";
@@ -25,8 +25,12 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publ
 const CREATED_MS = 2000;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  requireViewer(context);
-  return { site: context.site, categories: await listCategories(context.deps) };
+  const viewer = requireViewer(context);
+  return {
+    site: context.site,
+    categories: await listCategories(context.deps),
+    isAdmin: viewer.user.isAdmin,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -108,7 +112,13 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
         }}
       >
         <Field label="Post Title" name="title" error={errors.title} />
-        <SelectField label="Category" name="category" defaultValue="" error={errors.category}>
+        <SelectField
+          label="Category"
+          name="category"
+          defaultValue=""
+          error={errors.category}
+          aria-describedby={loaderData.categories.length === 0 ? "no-categories" : undefined}
+        >
           <option value="" disabled>
             Select A Category
           </option>
@@ -118,6 +128,9 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
             </option>
           ))}
         </SelectField>
+        {loaderData.categories.length === 0 ? (
+          <NoCategoriesYet isAdmin={loaderData.isAdmin} />
+        ) : null}
         <BodyEditor
           label="Post Description"
           name="description"
@@ -127,6 +140,12 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
           saved={result?.ok === true}
         />
         <ImageInput label="Post Image" error={errors.image} maxBytes={IMAGE_CREATE_MAX_BYTES} />
+        <Field
+          label="Alt text for the image (optional)"
+          name="imageAlt"
+          maxLength={IMAGE_ALT_MAX}
+          error={errors.imageAlt}
+        />
         <FormAlert result={result} />
         <PublishControls
           choices={["draft", "scheduled", "published"]}
@@ -142,5 +161,23 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
         ) : null}
       </Form>
     </section>
+  );
+}
+
+/** Every post needs a category: an empty list says why, and who can add the first one. */
+function NoCategoriesYet({ isAdmin }: { isAdmin: boolean }) {
+  return (
+    <p className="muted" id="no-categories">
+      There are no categories yet, and every post needs one.{" "}
+      {isAdmin ? (
+        <>
+          Add the first one in the{" "}
+          <Link to="/admin-dashboard/categories-table">categories table</Link>, then come back to
+          this page.
+        </>
+      ) : (
+        <>An administrator has to add the first one before posts can be written.</>
+      )}
+    </p>
   );
 }

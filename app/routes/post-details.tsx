@@ -70,6 +70,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
             title: post.title,
             category: post.category,
             description,
+            imageAlt: post.imageAlt,
             status: post.status,
             publishAt: post.publishAt,
           }
@@ -173,7 +174,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         sizes="(min-width: 900px) 860px, 100vw"
         width="1200"
         height="675"
-        alt={post.title}
+        alt={post.imageAlt ?? post.title}
         fetchPriority="high"
       />
       {editable ? (

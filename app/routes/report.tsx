@@ -1,15 +1,12 @@
 import { redirect } from "react-router";
 import { createReport } from "../../core/reports/reports-service.js";
+import { returnPath } from "../features/auth/return-path.js";
 import { flashCookie } from "../features/flash.server.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import type { Route } from "./+types/report";
 
 /** Only a form posts here; a visit goes home. */
 export const loader = () => redirect("/");
-
-/** Where to come back to: a path of this site, never another origin. */
-const returnPath = (value: string | undefined) =>
-  value?.startsWith("/") && !value.startsWith("//") ? value : "/";
 
 /**
  * The "Report" menus' action: the report, answered in place (with JavaScript) or by going back to
@@ -26,7 +23,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   if (inPlace) return result.ok ? { ok: true, message: result.value.message } : fail(result);
   const message = result.ok ? result.value.message : result.message;
-  return redirect(returnPath(returnTo), {
+  // Back to the page the menu was on: a path of this site, never another origin (`//x`, `/\x`).
+  return redirect(returnPath(returnTo) ?? "/", {
     headers: { "Set-Cookie": flashCookie(message ?? "") },
   });
 }

@@ -143,3 +143,11 @@ export const BookmarkIcon = ({ filled = false, ...p }: IconProps & { filled?: bo
     <path d="m19 21-7-4-7 4V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2z" />
   </Icon>
 );
+
+/** Half light, half dark: the theme switch. */
+export const ThemeIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 3a9 9 0 0 0 0 18z" fill="currentColor" />
+  </Icon>
+);

@@ -4,6 +4,8 @@ import {
   CommentUpdateSchema,
   contentMessages,
 } from "../../contract/content.js";
+import type { Kysely } from "kysely";
+import type { CommentsTable, Database } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { checkNewAccountBrake } from "../spam/new-accounts.js";
@@ -148,16 +150,27 @@ export async function deleteComment(deps: CoreDeps, actor: Actor, id: string) {
   const comment = await requireComment(deps, id);
   if (!canDeleteComment(actor, comment)) throw forbidden(commentMessages.deleteDenied);
   await changingContent(deps, () =>
-    deps.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom("comments").where("id", "=", comment.id).execute();
-      if (actor.id !== comment.user_id) {
-        await recordAudit(trx, deps, actor, "comment.delete", {
-          kind: "comment",
-          id: comment.id,
-          summary: comment.text,
-        });
-      }
-    }),
+    deps.db.transaction().execute((trx) => deleteCommentIn(trx, deps, actor, comment)),
   );
   return { commentId: comment.id, message: commentMessages.deleted };
+}
+
+/**
+ * Deletes a comment in the caller's transaction (logged when it is not the actor's own; the
+ * caller has checked they may). Its replies stay, under "This comment was deleted".
+ */
+export async function deleteCommentIn(
+  trx: Kysely<Database>,
+  deps: Pick<CoreDeps, "clock">,
+  actor: Actor,
+  comment: Pick<CommentsTable, "id" | "user_id" | "text">,
+) {
+  await trx.deleteFrom("comments").where("id", "=", comment.id).execute();
+  if (actor.id !== comment.user_id) {
+    await recordAudit(trx, deps, actor, "comment.delete", {
+      kind: "comment",
+      id: comment.id,
+      summary: comment.text,
+    });
+  }
 }

@@ -11,7 +11,7 @@ const BATCH = 500;
 const imageKeyOf = (fileKey: string) => /^(images\/[^/]+)\//.exec(fileKey)?.[1];
 
 /**
- * Removes stored image files that no post, user or body image row refers to: what a crash (or a
+ * Removes stored image files that no post, user, body image or site logo refers to: what a crash (or a
  * failed request) left between storing an upload and writing its row. Only files older than `olderThan` are
  * touched, since an upload on this or another instance may be between those two steps right now.
  * Returns how many files it removed.
@@ -27,7 +27,7 @@ export async function sweepOrphanUploads(
   const settle = async (images: Map<string, { files: string[]; newest: number }>) => {
     const keys = [...images.keys()];
     if (keys.length === 0) return;
-    const [posts, users, bodyImages] = await Promise.all([
+    const [posts, users, bodyImages, logos] = await Promise.all([
       deps.db
         .selectFrom("posts")
         .select("image_key as key")
@@ -43,8 +43,13 @@ export async function sweepOrphanUploads(
         .select("image_key as key")
         .where("image_key", "in", keys)
         .execute(),
+      deps.db
+        .selectFrom("site_settings")
+        .select("logo_key as key")
+        .where("logo_key", "in", keys)
+        .execute(),
     ]);
-    const used = new Set([...posts, ...users, ...bodyImages].map((row) => row.key));
+    const used = new Set([...posts, ...users, ...bodyImages, ...logos].map((row) => row.key));
     const orphans = [...images]
       .filter(([key, image]) => !used.has(key) && image.newest < cutoff)
       .flatMap(([, image]) => image.files);

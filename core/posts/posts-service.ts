@@ -308,6 +308,7 @@ export async function createPost(
     description: parsed.data.description,
     category,
     image_key: imageKey,
+    image_alt: parsed.data.imageAlt || null,
     ...body.columns,
     status,
     publish_at: state.publish_at ?? null,
@@ -382,6 +383,7 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
           excerpt,
           reading_minutes,
           category,
+          ...(input.imageAlt === undefined ? {} : { image_alt: input.imageAlt || null }),
           ...state,
           updated_at: iso(deps.clock()),
         })
@@ -459,22 +461,33 @@ export async function replacePostImage(
 export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
   const post = await requirePost(deps, actor, id);
   if (!canDeletePost(actor, post)) throw forbidden(postMessages.deleteDenied);
-  const bodyImageKeys = await changingContent(deps, () =>
-    deps.db.transaction().execute(async (trx) => {
-      const keys = await bodyImageKeysOfPost(trx, post.id);
-      await trx.deleteFrom("posts").where("id", "=", post.id).execute();
-      if (actor.id !== post.user_id) {
-        await recordAudit(trx, deps, actor, "post.delete", {
-          kind: "post",
-          id: post.id,
-          summary: post.title,
-        });
-      }
-      return keys;
-    }),
+  const imageKeys = await changingContent(deps, () =>
+    deps.db.transaction().execute((trx) => deletePostIn(trx, deps, actor, post)),
   );
-  await discardImages(deps, [post.image_key, ...bodyImageKeys]);
+  await discardImages(deps, imageKeys);
   return { postId: post.id, message: postMessages.deleted };
+}
+
+/**
+ * Deletes a post in the caller's transaction (logged when it is not the actor's own; the caller
+ * has checked they may): the keys of its images, to discard once the transaction is committed.
+ */
+export async function deletePostIn(
+  trx: Kysely<Database>,
+  deps: Pick<CoreDeps, "clock">,
+  actor: Actor,
+  post: Pick<PostsTable, "id" | "user_id" | "title" | "image_key">,
+) {
+  const keys = await bodyImageKeysOfPost(trx, post.id);
+  await trx.deleteFrom("posts").where("id", "=", post.id).execute();
+  if (actor.id !== post.user_id) {
+    await recordAudit(trx, deps, actor, "post.delete", {
+      kind: "post",
+      id: post.id,
+      summary: post.title,
+    });
+  }
+  return [post.image_key, ...keys];
 }
 
 /**

@@ -16,6 +16,8 @@ export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
     readingMinutes: row.reading_minutes,
     category: row.category,
     image: { url: imageUrl(deps.storage, row.image_key, "lg") },
+    /** The writer's description of the image, or null (readers then get the title). */
+    imageAlt: row.image_alt,
     user: presentPublicUser(deps, {
       id: row.user_id,
       username: row.author_username,

@@ -13,6 +13,7 @@ export const POST_COLUMNS = [
   "posts.description",
   "posts.category",
   "posts.image_key",
+  "posts.image_alt",
   "posts.body_format",
   "posts.excerpt",
   "posts.reading_minutes",

@@ -4,19 +4,22 @@ import {
   ReportListQuerySchema,
   type ReportCreateInput,
 } from "../../contract/moderation.js";
-import type { ReportDecision, ReportsTable, ReportTargetKind } from "../../db/schema.js";
+import type { Kysely } from "kysely";
+import type { Database, ReportDecision, ReportsTable, ReportTargetKind } from "../../db/schema.js";
 import { recordAudit, summaryOf } from "../audit/audit-log.js";
-import { commentMessages, deleteComment } from "../comments/comments-service.js";
+import { commentMessages, deleteCommentIn } from "../comments/comments-service.js";
 import { selectComments } from "../comments/queries.js";
+import { discardImages } from "../media/images.js";
 import type { CoreDeps } from "../deps.js";
-import { deletePost, findPost, postMessages } from "../posts/posts-service.js";
+import { deletePostIn, findPost, postMessages } from "../posts/posts-service.js";
 import { pageOf } from "../posts/queries.js";
 import { iso } from "../shared/clock.js";
-import { conflict, DomainError, invalid, notFound } from "../shared/errors.js";
+import { changingContent } from "../shared/content-changes.js";
+import { conflict, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { assertAdmin, type Actor } from "../users/policies.js";
-import { setSuspended } from "../users/suspension.js";
+import { setSuspendedIn, suspensionMessages } from "../users/suspension.js";
 import { findUser, userMessages } from "../users/users-service.js";
 
 export const reportMessages = {
@@ -167,19 +170,12 @@ export async function listReports(deps: CoreDeps, actor: Actor, query: unknown) 
   });
 }
 
-/** Runs a domain call whose target may already be gone (deleted meanwhile): that is fine here. */
-async function unlessGone(call: () => Promise<unknown>) {
-  try {
-    await call();
-  } catch (error) {
-    if (!(error instanceof DomainError && error.kind === "not_found")) throw error;
-  }
-}
-
 /**
  * An admin decides a report, and with it every open report of the same target: dismiss, remove
- * the post or comment, or suspend its author. The removal or suspension is its own admin action
- * (logged as such); the decision closes the reports and is logged in one transaction.
+ * the post or comment, or suspend its author. One transaction claims the open reports (closing
+ * them), does the removal or suspension (logged as that admin action too) and logs the decision:
+ * of two admins deciding at once, one does it all and the other gets 409 with nothing done. A
+ * target removed meanwhile leaves nothing to remove; the reports are closed all the same.
  */
 export async function decideReport(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
   assertAdmin(actor);
@@ -189,19 +185,35 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
   if (!report) throw notFound(reportMessages.notFound);
   const { action } = validate(ReportDecisionSchema, body);
   if (report.status !== "open") throw conflict(reportMessages.decided);
-  if (action === "remove") {
-    if (report.target_kind === "post") {
-      await unlessGone(() => deletePost(deps, actor, report.target_id));
-    } else if (report.target_kind === "comment") {
-      await unlessGone(() => deleteComment(deps, actor, report.target_id));
-    } else {
-      throw invalid(reportMessages.onlyContent, { action: reportMessages.onlyContent });
-    }
-  } else if (action === "suspend") {
-    if (report.target_user_id === null) throw notFound(userMessages.notFound);
-    await setSuspended(deps, actor, report.target_user_id, { suspended: true });
+  if (action === "remove" && report.target_kind === "user") {
+    throw invalid(reportMessages.onlyContent, { action: reportMessages.onlyContent });
   }
-  await closeReports(deps, actor, report, action);
+  if (action === "suspend") {
+    if (report.target_user_id === null) throw notFound(userMessages.notFound);
+    if (report.target_user_id === actor.id) throw invalid(suspensionMessages.self);
+  }
+  const decide = () =>
+    deps.db.transaction().execute(async (trx) => {
+      await claimReports(trx, deps, actor, report, action);
+      const imageKeys = action === "remove" ? await removeTarget(trx, deps, actor, report) : [];
+      if (action === "suspend") {
+        const author = await trx
+          .selectFrom("users")
+          .select(["id", "username", "is_admin"])
+          .where("id", "=", report.target_user_id ?? "")
+          .executeTakeFirst();
+        if (!author) throw notFound(userMessages.notFound);
+        await setSuspendedIn(trx, deps, actor, author, true);
+      }
+      await recordAudit(trx, deps, actor, `report.${action}`, {
+        kind: report.target_kind,
+        id: report.target_id,
+        summary: report.target_summary,
+      });
+      return imageKeys;
+    });
+  const imageKeys = action === "remove" ? await changingContent(deps, decide) : await decide();
+  await discardImages(deps, imageKeys);
   const messages = {
     dismiss: reportMessages.dismissed,
     remove: reportMessages.removed,
@@ -210,37 +222,59 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
   return { _id: report.id, status: "closed", decision: action, message: messages[action] };
 }
 
-async function closeReports(
+/**
+ * Closes every open report of the target as decided by `actor`, or throws 409 when there is none
+ * left: another admin decided them first. Done first in the decision's transaction, so on
+ * PostgreSQL a second decision waits on these rows and then finds them closed.
+ */
+async function claimReports(
+  trx: Kysely<Database>,
   deps: CoreDeps,
   actor: Actor,
   report: ReportsTable,
   decision: ReportDecision,
 ) {
-  await deps.db.transaction().execute(async (trx) => {
-    const admin = await trx
-      .selectFrom("users")
-      .select("username")
-      .where("id", "=", actor.id)
+  const admin = await trx
+    .selectFrom("users")
+    .select("username")
+    .where("id", "=", actor.id)
+    .executeTakeFirst();
+  const closed = await trx
+    .updateTable("reports")
+    .set({
+      status: "closed",
+      decision,
+      decided_by: actor.id,
+      decided_by_name: admin?.username ?? "",
+      decided_at: iso(deps.clock()),
+    })
+    .where("target_kind", "=", report.target_kind)
+    .where("target_id", "=", report.target_id)
+    .where("status", "=", "open")
+    .executeTakeFirst();
+  if (closed.numUpdatedRows === 0n) throw conflict(reportMessages.decided);
+}
+
+/** Deletes the reported post or comment if it is still there; its image keys, to discard after. */
+async function removeTarget(
+  trx: Kysely<Database>,
+  deps: CoreDeps,
+  actor: Actor,
+  report: ReportsTable,
+): Promise<(string | null)[]> {
+  if (report.target_kind === "post") {
+    const post = await trx
+      .selectFrom("posts")
+      .select(["id", "user_id", "title", "image_key"])
+      .where("id", "=", report.target_id)
       .executeTakeFirst();
-    const closed = await trx
-      .updateTable("reports")
-      .set({
-        status: "closed",
-        decision,
-        decided_by: actor.id,
-        decided_by_name: admin?.username ?? "",
-        decided_at: iso(deps.clock()),
-      })
-      .where("target_kind", "=", report.target_kind)
-      .where("target_id", "=", report.target_id)
-      .where("status", "=", "open")
-      .executeTakeFirst();
-    // Another admin decided it meanwhile.
-    if (closed.numUpdatedRows === 0n) throw conflict(reportMessages.decided);
-    await recordAudit(trx, deps, actor, `report.${decision}`, {
-      kind: report.target_kind,
-      id: report.target_id,
-      summary: report.target_summary,
-    });
-  });
+    return post ? deletePostIn(trx, deps, actor, post) : [];
+  }
+  const comment = await trx
+    .selectFrom("comments")
+    .select(["id", "user_id", "text"])
+    .where("id", "=", report.target_id)
+    .executeTakeFirst();
+  if (comment) await deleteCommentIn(trx, deps, actor, comment);
+  return [];
 }

@@ -1,6 +1,6 @@
 import { SuspendSchema } from "../../contract/moderation.js";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { Database, UsersTable } from "../../db/schema.js";
 import { revokeUserSessions } from "../auth/sessions.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
@@ -49,24 +49,37 @@ export async function setSuspended(deps: CoreDeps, actor: Actor, id: string, bod
   if (!user) throw notFound(userMessages.notFound);
   if (user.id === actor.id) throw invalid(suspensionMessages.self);
   const { suspended } = validate(SuspendSchema, body);
-  await deps.db.transaction().execute(async (trx) => {
-    if (suspended && user.is_admin === 1) await assertAnotherActiveAdmin(trx, user.id);
-    const now = iso(deps.clock());
-    await trx
-      .updateTable("users")
-      .set({ suspended_at: suspended ? now : null, updated_at: now })
-      .where("id", "=", user.id)
-      .execute();
-    if (suspended) await revokeUserSessions(trx, user.id);
-    await recordAudit(trx, deps, actor, suspended ? "user.suspend" : "user.restore", {
-      kind: "user",
-      id: user.id,
-      summary: user.username,
-    });
-  });
+  await deps.db.transaction().execute((trx) => setSuspendedIn(trx, deps, actor, user, suspended));
   return {
     _id: user.id,
     suspended,
     message: suspended ? suspensionMessages.suspended : suspensionMessages.restored,
   };
+}
+
+/**
+ * Suspends or restores `user` in the caller's transaction (the caller has checked the actor is an
+ * admin and not `user`): the last active admin stays, a suspension ends the sessions, and it is
+ * logged.
+ */
+export async function setSuspendedIn(
+  trx: Kysely<Database>,
+  deps: Pick<CoreDeps, "clock">,
+  actor: Actor,
+  user: Pick<UsersTable, "id" | "username" | "is_admin">,
+  suspended: boolean,
+) {
+  if (suspended && user.is_admin === 1) await assertAnotherActiveAdmin(trx, user.id);
+  const now = iso(deps.clock());
+  await trx
+    .updateTable("users")
+    .set({ suspended_at: suspended ? now : null, updated_at: now })
+    .where("id", "=", user.id)
+    .execute();
+  if (suspended) await revokeUserSessions(trx, user.id);
+  await recordAudit(trx, deps, actor, suspended ? "user.suspend" : "user.restore", {
+    kind: "user",
+    id: user.id,
+    summary: user.username,
+  });
 }

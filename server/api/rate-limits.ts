@@ -38,6 +38,9 @@ export const limits = {
   // A profile update may hash a password twice (check the current one, store a new one), and an
   // "e-mail already in use" answer tells whether an address has an account.
   profile: perAddress("profile", 20, 15),
+  // Each save moves the content version on (every shared page is rendered again) and may carry a
+  // logo for the image pipeline.
+  settings: perAddress("settings", 20, 15),
 };
 
 export type LimitName = keyof typeof limits;

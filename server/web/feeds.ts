@@ -3,6 +3,7 @@ import { listCategories } from "../../core/categories/categories-service.js";
 import type { CoreDeps } from "../../core/deps.js";
 import { listPosts, listPostStamps } from "../../core/posts/posts-service.js";
 import type { Config } from "../config.js";
+import type { SiteSettingsReader } from "./site-settings.js";
 import type { ContentVersion } from "./content-version.js";
 import { xmlSafe, xmlText } from "./xml-text.js";
 
@@ -28,6 +29,8 @@ interface Sitemaps {
 export interface FeedOptions {
   /** URLs per sitemap file (tests lower it rather than seed 50,000 posts). */
   sitemapUrlsMax?: number | undefined;
+  /** The site's title and welcome as admins saved them (SITE_* when absent). */
+  siteSettings?: SiteSettingsReader | undefined;
 }
 
 const urlset = (urls: string[]) =>
@@ -142,6 +145,7 @@ export function feedRoutes(
   });
 
   app.get("/rss.xml", async (_request, reply) => {
+    const site = options.siteSettings ? await options.siteSettings() : config.site;
     const posts = (await listPosts(deps, {}, 1, RSS_ITEMS)).map(
       (post) => `<item>
 <title>${xmlText(post.title)}</title>
@@ -156,9 +160,9 @@ export function feedRoutes(
     const body = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
 <channel>
-<title>${xmlText(config.site.title)}</title>
+<title>${xmlText(site.title)}</title>
 <link>${base}/</link>
-<description>${xmlText(config.site.welcome)}</description>
+<description>${xmlText(site.welcome)}</description>
 <atom:link href="${base}/rss.xml" rel="self" type="application/rss+xml"/>
 ${posts.join("\n")}
 </channel>

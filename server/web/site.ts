@@ -15,7 +15,9 @@ import { limits, type LimitName } from "../api/rate-limits.js";
 import { imageOrigins as imageOriginsOf, type Config } from "../config.js";
 import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
 import { FLASH_COOKIE } from "../../app/features/flash.server.js";
+import { THEME_COOKIE, themeOf } from "../../app/features/theme/theme.js";
 import type { ContentVersion } from "./content-version.js";
+import type { SiteSettingsReader } from "./site-settings.js";
 import { workSlots } from "../../core/shared/work-slots.js";
 import {
   etagOf,
@@ -126,6 +128,9 @@ function mayShare(request: FastifyRequest, sessionCookie: string) {
   );
 }
 
+const themeOfRequest = (request: FastifyRequest) =>
+  themeOf(readCookie(request.headers.cookie, THEME_COOKIE));
+
 /**
  * The API's limits, by name, for the page actions to apply (`context.limit("login")`): the same
  * numbers and the same count per address, so a form and its API route spend one allowance. Actions
@@ -158,7 +163,7 @@ export async function registerWebSite(
   deps: CoreDeps,
   config: Config,
   root: string,
-  shared: { cache: PageCache; contentVersion: ContentVersion },
+  shared: { cache: PageCache; contentVersion: ContentVersion; siteSettings: SiteSettingsReader },
 ): Promise<RenderPage | undefined> {
   const buildFile = path.join(root, "build", "server", "index.js");
   if (!existsSync(buildFile)) {
@@ -169,7 +174,6 @@ export async function registerWebSite(
   const handle = createRequestHandler(build, "production");
   const siteOrigin = new URL(config.publicUrl).origin;
   const imageOrigins = imageOriginsOf(config);
-  const site: SiteInfo = { ...config.site, publicUrl: config.publicUrl };
 
   await server.register(fastifyStatic, {
     root: path.join(root, "build", "client", "assets"),
@@ -199,7 +203,10 @@ export async function registerWebSite(
     const url = new URL(address, siteOrigin);
     const version = await contentVersion.current();
     if (version === undefined) return renderFresh(request, reply, url, undefined);
-    const key = address;
+    // A reader who chose light or dark gets that theme's render, kept apart from the system one
+    // all others share (decision 014).
+    const theme = themeOfRequest(request);
+    const key = theme === "system" ? address : `${address} theme=${theme}`;
     const cached = cache.get(key, version, Date.now()) ?? (await cache.whenMade(key, version));
     if (cached) return sendShared(request, reply, cache, key, cached, SHARED_PAGE_HEADERS);
     const made = cache.startMaking(key, version);
@@ -225,6 +232,7 @@ export async function registerWebSite(
       if (!reply.raw.writableFinished) controller.abort();
     });
     const viewer = await viewerOf(deps, request, secureCookies);
+    const site: SiteInfo = { ...(await shared.siteSettings()), publicUrl: config.publicUrl };
     const { response, body } = await rendering.run(async () => {
       const answer = await handle(toWebRequest(request, url, controller.signal), {
         deps,
@@ -232,6 +240,7 @@ export async function registerWebSite(
         viewer,
         secureCookies,
         cspNonce,
+        theme: themeOfRequest(request),
         limit: (name) => (limited ? limited(request, name) : Promise.resolve(undefined)),
       });
       return { response: answer, body: Buffer.from(await answer.arrayBuffer()) };

@@ -73,7 +73,9 @@ describe("an upload waiting for its turn", () => {
     // The heaviest images the caps admit (117 MB each once decoded): their decodes, one at a time,
     // keep the queue busy for a second or more.
     const heavy = gifClaiming(5400, 5400);
-    const ahead = [1, 2, 3, 4].map(() => sendPhoto(busy, heavy, "image/gif"));
+    const ahead = [1, 2, 3, 4, 5, 6].map(() => sendPhoto(busy, heavy, "image/gif"));
+    // Let them be read and queued first: sent together, the small upload can overtake them.
+    await new Promise((resolve) => setTimeout(resolve, 150));
 
     const leaving = new AbortController();
     const form = new FormData();

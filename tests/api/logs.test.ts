@@ -1,3 +1,6 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, type Client } from "../support/http.js";
 import { mailedLink } from "../support/mail.js";
@@ -42,5 +45,72 @@ describe("request logs", () => {
     }
     expect(requestLines.join("\n")).toContain("/verify/[redacted]");
     expect(all.toLowerCase()).not.toContain("authorization");
+  });
+});
+
+interface LogLine {
+  level: number;
+  msg: string;
+  req?: { method: string; url: string };
+  res?: { statusCode: number };
+  responseTime?: number;
+}
+
+const parsed = (lines: string[]) => lines.map((line) => JSON.parse(line) as LogLine);
+
+describe("one line per request", () => {
+  it("says method, path, status and time once per request at the default level", async () => {
+    const seen = server.logs.length;
+    await api.get("/api/categories");
+    await api.get("/api/posts/000000000000000000000000");
+    await api.get("/no-such-page-here");
+    await api.post("/api/auth/login", { email: "nobody@example.com", password: "Wr0ng!pass" });
+
+    const lines = parsed(server.logs.slice(seen));
+    expect(lines.map((line) => line.msg)).toEqual([
+      "request completed",
+      "request completed",
+      "request completed",
+      "request completed",
+    ]);
+    expect(lines.map((line) => `${line.req?.method ?? ""} ${line.req?.url ?? ""}`)).toEqual([
+      "GET /api/categories",
+      "GET /api/posts/000000000000000000000000",
+      "GET /no-such-page-here",
+      "POST /api/auth/login",
+    ]);
+    expect(lines.map((line) => line.res?.statusCode)).toEqual([200, 404, 404, 400]);
+    for (const line of lines) {
+      expect(line.level).toBe(30);
+      expect(typeof line.responseTime).toBe("number");
+    }
+  });
+
+  it("does not log a client that leaves before its answer is sent at info", async () => {
+    // A file big enough that its answer is still streaming when the client hangs up.
+    await mkdir(path.join(server.dataDir, "uploads"), { recursive: true });
+    await writeFile(
+      path.join(server.dataDir, "uploads", "big.bin"),
+      Buffer.alloc(32 * 1024 * 1024),
+    );
+    const seen = server.logs.length;
+    await new Promise<void>((resolve, reject) => {
+      const url = new URL(server.url);
+      const socket = net.connect(Number(url.port), url.hostname, () => {
+        socket.write(`GET /uploads/big.bin HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+      });
+      socket.once("data", () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once("error", reject);
+    });
+    // The next request's line comes after whatever the early leaver caused.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await api.get("/api/categories");
+    const lines = parsed(server.logs.slice(seen));
+    expect(lines.filter((line) => line.level >= 30).map((line) => line.req?.url)).toEqual([
+      "/api/categories",
+    ]);
   });
 });

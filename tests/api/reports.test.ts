@@ -213,6 +213,104 @@ describe("PUT /api/reports/:id", () => {
     ]);
   });
 
+  it("removes a reported post, logging the removal and the decision", async () => {
+    const post = await addPost(api, author, { title: "Miracle cure", category: "General" });
+    const { body } = await report({ postId: post._id, reason: "spam" }, reader.token);
+    await report({ postId: post._id, reason: "harassment" }, other.token);
+    const reply = await decide(body._id, { action: "remove" }, admin.token);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ decision: "remove", message: "Reported content removed" });
+    expect((await api.get(`/api/posts/${post._id}`)).status).toBe(404);
+    const closed = await queue(admin.token, "?status=closed");
+    expect(closed.body.find((g) => g.target._id === post._id)).toMatchObject({
+      count: 2,
+      decision: "remove",
+      target: { summary: "Miracle cure", user: { _id: author.id } },
+      decidedBy: { _id: admin.id },
+    });
+    const log = await api.get<{ action: string; target: { _id: string } }[]>("/api/admin/audit", {
+      token: admin.token,
+    });
+    expect(log.body.slice(0, 2).map((e) => [e.action, e.target._id])).toEqual([
+      ["report.remove", post._id],
+      ["post.delete", post._id],
+    ]);
+  });
+
+  it("refuses to suspend oneself through a report (400), leaving it open", async () => {
+    const post = await addPost(api, admin, { category: "General" });
+    const { body } = await report({ postId: post._id, reason: "other" }, reader.token);
+    const reply = await decide(body._id, { action: "suspend" }, admin.token);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ message: "You cannot suspend your own account" });
+    expect((await queue(admin.token)).body.some((g) => g.target._id === post._id)).toBe(true);
+  });
+
+  it("of two admins deciding at once, one does it (200) and the other gets 409 with nothing done", async () => {
+    const second = await buildUser(server, api, { isAdmin: true });
+    const audit = async (ids: string[]) =>
+      server.app.deps.db
+        .selectFrom("audit_log")
+        .select(["action", "actor_id"])
+        .where("target_id", "in", ids)
+        .execute();
+    for (const round of [1, 2, 3]) {
+      const spammer = await buildUser(server, api);
+      const post = await addPost(api, spammer, { category: "General" });
+      const { body } = await report({ postId: post._id, reason: "spam" }, reader.token);
+      // One removes the post while the other suspends its author: only one of them may happen.
+      const [removal, suspension] = await Promise.all([
+        decide(body._id, { action: "remove" }, admin.token),
+        decide(body._id, { action: "suspend" }, second.token),
+      ]);
+      expect([removal.status, suspension.status].sort(), `round ${String(round)}`).toEqual([
+        200, 409,
+      ]);
+      const loser = removal.status === 409 ? removal : suspension;
+      expect(loser.body).toEqual({ message: "This report has already been decided" });
+      const removed = removal.status === 200;
+      const winner = removed ? admin : second;
+      expect((await api.get(`/api/posts/${post._id}`)).status).toBe(removed ? 404 : 200);
+      const suspendedRow = await server.app.deps.db
+        .selectFrom("users")
+        .select("suspended_at")
+        .where("id", "=", spammer.id)
+        .executeTakeFirstOrThrow();
+      expect(suspendedRow.suspended_at === null).toBe(removed);
+      const entries = await audit([post._id, spammer.id]);
+      expect(entries.map((e) => [e.action, e.actor_id]).sort()).toEqual(
+        (removed
+          ? [
+              ["post.delete", winner.id],
+              ["report.remove", winner.id],
+            ]
+          : [
+              ["report.suspend", winner.id],
+              ["user.suspend", winner.id],
+            ]
+        ).sort(),
+      );
+      const closed = await queue(admin.token, "?status=closed");
+      expect(closed.body.find((g) => g.target._id === post._id)).toMatchObject({
+        decision: removed ? "remove" : "suspend",
+        decidedBy: { _id: winner.id },
+      });
+    }
+    // Two removals at once: the post goes once, logged once.
+    const post = await addPost(api, author, { category: "General" });
+    const { body } = await report({ postId: post._id, reason: "spam" }, reader.token);
+    const both = await Promise.all([
+      decide(body._id, { action: "remove" }, admin.token),
+      decide(body._id, { action: "remove" }, second.token),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = both[0].status === 200 ? admin : second;
+    expect((await audit([post._id])).map((e) => [e.action, e.actor_id]).sort()).toEqual([
+      ["post.delete", winner.id],
+      ["report.remove", winner.id],
+    ]);
+  });
+
   it("suspends the author of a reported post: their sessions end", async () => {
     const spammer = await buildUser(server, api);
     const post = await addPost(api, spammer, { category: "General" });

@@ -56,7 +56,8 @@ describe("the admin dashboard", () => {
     const member = await openSite(browser, server.config.publicUrl);
     await signIn(member, server.config.publicUrl, writer.token);
     for (const site of [visitor, member]) {
-      for (const path of ["/admin-dashboard", ...TABLES.map((t) => `/admin-dashboard/${t}`)]) {
+      const pages = [...TABLES, "reports-table", "audit-log"].map((t) => `/admin-dashboard/${t}`);
+      for (const path of ["/admin-dashboard", ...pages]) {
         await site.page.goto(path);
         expect(new URL(site.page.url()).pathname).toBe("/");
       }
@@ -98,7 +99,7 @@ describe("the admin dashboard", () => {
     await site.context.close();
   });
 
-  it("deletes a comment, a post, a user and a category after confirming", async () => {
+  it("deletes a comment, a post, a user and a category after confirming, each in the audit log", async () => {
     const site = await openSite(browser, server.config.publicUrl);
     await signIn(site, server.config.publicUrl, admin.token);
     const { page } = site;
@@ -129,6 +130,23 @@ describe("the admin dashboard", () => {
     expect((await api.get("/api/users/count", { token: admin.token })).body).toEqual({
       userCount: 1,
     });
+
+    // Every one of these actions (and the category added before) is in the log, by the admin.
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await page.waitForURL("**/admin-dashboard/audit-log");
+    const entries = page.getByRole("table").getByRole("row");
+    for (const [what, target] of [
+      ["Added category", "Gardening"],
+      ["Deleted comment", "Comets are dirty snowballs."],
+      ["Deleted post", "On comets"],
+      ["Deleted user", writer.username],
+      ["Deleted category", "Science"],
+      ["Deleted category", "Gardening"],
+    ] as const) {
+      const entry = entries.filter({ hasText: what }).filter({ hasText: target });
+      await shows(entry.filter({ hasText: admin.username }));
+    }
+    await expectAccessible(page);
     expectNoProblems(site);
     await site.context.close();
   });

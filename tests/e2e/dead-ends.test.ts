@@ -20,6 +20,7 @@ let server: TestServer;
 let browser: Browser;
 let author: TestUser;
 let member: TestUser;
+let admin: TestUser;
 let postId: string;
 
 const NOBODY = "00000000-0000-4000-8000-000000000000";
@@ -27,7 +28,7 @@ const NOBODY = "00000000-0000-4000-8000-000000000000";
 beforeAll(async () => {
   server = await startTestServer();
   const api = client(server.url);
-  const admin = await signInAdmin(server, api);
+  admin = await signInAdmin(server, api);
   await addCategory(api, admin, "Travel");
   author = await buildUser(server, api, { username: "wanderer" });
   member = await buildUser(server, api, { username: "newcomer" });
@@ -163,4 +164,44 @@ describe("a member looking for where to write", () => {
       await site.context.close();
     });
   }
+
+  it("is told why the category list is empty, and the admin where to fill it", async () => {
+    const api = client(server.url);
+    const categories = await api.get<{ _id: string }[]>("/api/categories");
+    for (const { _id } of categories.body) {
+      const gone = await api.delete(`/api/categories/${_id}`, { token: admin.token });
+      expect(gone.status, gone.text).toBe(200);
+    }
+    try {
+      const site = await openSite(browser, server.config.publicUrl);
+      await signIn(site, server.config.publicUrl, member.token);
+      const { page } = site;
+      await page.goto("/posts/create-post");
+      const category = page.getByLabel("Category");
+      await shows(category);
+      expect(await category.getAttribute("aria-describedby")).toBe("no-categories");
+      await shows(page.getByText("There are no categories yet, and every post needs one."));
+      await shows(page.getByText("An administrator has to add the first one"));
+      await expectAccessible(page);
+      expectNoProblems(site);
+      await site.context.close();
+
+      const adminSite = await openSite(browser, server.config.publicUrl);
+      await signIn(adminSite, server.config.publicUrl, admin.token);
+      await adminSite.page.goto("/posts/create-post");
+      await adminSite.page.getByRole("link", { name: "categories table" }).click();
+      await adminSite.page.waitForURL("**/admin-dashboard/categories-table");
+      expectNoProblems(adminSite);
+      await adminSite.context.close();
+    } finally {
+      await addCategory(api, admin, "Travel");
+    }
+    // With a category, the form has no such note.
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, member.token);
+    await site.page.goto("/posts/create-post");
+    expect(await site.page.getByRole("option", { name: "Travel" }).count()).toBe(1);
+    expect(await site.page.getByText("There are no categories yet").count()).toBe(0);
+    await site.context.close();
+  });
 });

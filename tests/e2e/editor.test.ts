@@ -167,6 +167,13 @@ describe("the editor", () => {
     expect(await body(page).inputValue()).toBe("Pack **light**\nwear _boots_");
     await page.keyboard.press("Control+Z");
     expect(await body(page).inputValue()).toBe("Pack **light**\nwear boots");
+    // Ctrl+B, and Cmd+B as a Mac keyboard sends it; the second takes the first back.
+    await select(page, "boots");
+    await page.keyboard.press("Control+B");
+    expect(await body(page).inputValue()).toBe("Pack **light**\nwear **boots**");
+    await select(page, "boots");
+    await page.keyboard.press("Meta+B");
+    expect(await body(page).inputValue()).toBe("Pack **light**\nwear boots");
     await select(page, "Pack");
     await page.getByRole("button", { name: "Heading", exact: true }).click();
     expect(await body(page).inputValue()).toBe("## Pack **light**\nwear boots");
@@ -236,6 +243,27 @@ describe("the editor", () => {
     await shows(page.getByRole("status").getByText("Post created successfully"));
     expect(await readLocalStorage(page, CREATE_DRAFT)).toBeNull();
     expectNoProblems(site);
+    await site.context.close();
+  });
+
+  it("keeps the writing when the network drops as it is sent, and offers it back", async () => {
+    const site = await openEditor();
+    const { page } = site;
+    await fillForm(page, "Sent into a tunnel");
+    await body(page).fill("Written on a train");
+    await site.context.setOffline(true);
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    // Whatever the page shows for the failed request, the text is kept in the browser...
+    await expect
+      .poll(async () => readLocalStorage(page, CREATE_DRAFT), { timeout: 10_000 })
+      .toContain("Written on a train");
+    await site.context.setOffline(false);
+    // ...and offered back on return.
+    await page.goto("/posts/create-post");
+    await shows(page.getByRole("status").getByText(/Restored your unsaved text from/));
+    expect(await body(page).inputValue()).toBe("Written on a train");
+    expect(await page.getByLabel("Post Title").inputValue()).toBe("Sent into a tunnel");
+    await page.getByRole("button", { name: "Discard" }).click();
     await site.context.close();
   });
 

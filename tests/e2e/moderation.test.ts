@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { postForm } from "../support/form-post.js";
 import { client, type Client } from "../support/http.js";
 import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -152,48 +153,113 @@ describe("suspension", () => {
 });
 
 describe("reports", () => {
-  it("a member reports a comment; the admin dismisses it and it stays, closed, with who decided", async () => {
+  it("a member reports two comments and a user in place; the admin dismisses one report and removes the other comment", async () => {
     const post = await addPost(api, writer, { title: "Madeira", category: "Travel" });
     await addComment(api, writer, post._id, "Levadas are the best walks");
-    const memberSite = await openSite(browser, server.config.publicUrl, {
-      javaScriptEnabled: false,
-    });
+    await addComment(api, writer, post._id, "Buy cheap levada tours here");
+    const memberSite = await openSite(browser, server.config.publicUrl);
     await signIn(memberSite, server.config.publicUrl, reader.token);
     const { page } = memberSite;
-    await page.goto(`/posts/details/${post._id}`, { waitUntil: "networkidle" });
-    const comment = page.getByRole("article", { name: "Comment by writer" });
-    await comment.getByText("Report", { exact: true }).click();
-    await comment.getByLabel("Something else").check();
-    await comment.getByLabel("Note (optional)").fill("Just testing the queue");
-    // (The menu's in-place "Thank you" is checked on the post's menu below.)
-    await Promise.all([
-      page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/report")),
-      comment.getByRole("button", { name: "Send report" }).click(),
-    ]);
-    expect(new URL(page.url()).pathname).toBe(`/posts/details/${post._id}`);
+    // With JavaScript on, a report is answered in place: no page is posted or loaded for it.
+    const documents: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "document") documents.push(request.url());
+    });
+    await page.goto(`/posts/details/${post._id}`);
+    const comment = (text: string) =>
+      page.getByRole("article", { name: "Comment by writer" }).filter({ hasText: text });
+    const fine = comment("Levadas are the best walks");
+    // Hydrated: the menu asks for its answer in place (a form sent before that goes the no-script
+    // way, back to the page with the message as a toast; decision 013).
+    await fine.locator('input[name="inPlace"]').waitFor({ state: "attached", timeout: 5000 });
+    await fine.getByText("Report", { exact: true }).click();
+    await fine.getByLabel("Something else").check();
+    await fine.getByLabel("Note (optional)").fill("Just testing the queue");
+    await fine.getByRole("button", { name: "Send report" }).click();
+    await shows(fine.getByText("Thank you, your report was received"));
+    const spam = comment("Buy cheap levada tours here");
+    await spam.getByText("Report", { exact: true }).click();
+    await spam.getByRole("button", { name: "Send report" }).click();
+    await shows(spam.getByText("Thank you, your report was received"));
+    expect(documents).toHaveLength(1);
+
+    // A user, from the Report menu of their profile.
+    await page.getByRole("link", { name: "writer" }).first().click();
+    await page.waitForURL(`**/profile/${writer.id}`);
+    const profile = page
+      .locator(".report-menu")
+      .filter({ hasText: "Why are you reporting this user?" });
+    await profile.getByText("Report", { exact: true }).click();
+    await profile.getByLabel("Harassment").check();
+    await profile.getByRole("button", { name: "Send report" }).click();
+    await shows(profile.getByText("Thank you, your report was received"));
+    await expectAccessible(page);
 
     const adminSite = await openSite(browser, server.config.publicUrl);
     await signIn(adminSite, server.config.publicUrl, admin.token);
     await adminSite.page.goto("/admin-dashboard");
     await adminSite.page.getByRole("link", { name: "Reports" }).click();
-    const row = adminSite.page.getByRole("row").filter({ hasText: "Levadas are the best walks" });
-    await shows(row.getByText("Just testing the queue"));
+    const row = (text: string) => adminSite.page.getByRole("row").filter({ hasText: text });
+    await shows(row("Levadas are the best walks").getByText("Just testing the queue"));
+    await shows(row(writer.username).getByText("harassment", { exact: false }));
     await expectAccessible(adminSite.page);
-    await row.getByRole("button", { name: "Dismiss" }).click();
+    await row("Levadas are the best walks").getByRole("button", { name: "Dismiss" }).click();
     await shows(adminSite.page.getByText("Report dismissed"));
-    await row.waitFor({ state: "detached", timeout: 5000 });
+    await row("Levadas are the best walks").waitFor({ state: "detached", timeout: 5000 });
+    await row("Buy cheap levada tours here").getByRole("button", { name: "Remove" }).click();
+    await shows(adminSite.page.getByText("Reported content removed"));
+    await row("Buy cheap levada tours here").waitFor({ state: "detached", timeout: 5000 });
     await adminSite.page.getByRole("link", { name: "Closed reports" }).click();
-    const closed = adminSite.page
-      .getByRole("row")
-      .filter({ hasText: "Levadas are the best walks" });
-    await shows(closed.getByText(`Dismissed by ${admin.username}`));
-    // The comment stays.
+    await shows(row("Levadas are the best walks").getByText(`Dismissed by ${admin.username}`));
+    await shows(row("Buy cheap levada tours here").getByText(`Removed by ${admin.username}`));
+    // The dismissed comment stays; the removed one is gone.
     await page.goto(`/posts/details/${post._id}`);
     await shows(page.getByText("Levadas are the best walks"));
+    expect(await page.getByText("Buy cheap levada tours here").count()).toBe(0);
     expectNoProblems(memberSite);
     expectNoProblems(adminSite);
     await memberSite.context.close();
     await adminSite.context.close();
+  });
+
+  it("a report sent without JavaScript comes back to the page, and never to another site", async () => {
+    const post = await addPost(api, writer, { title: "Azores", category: "Travel" });
+    const member = await buildUser(server, api);
+    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    await signIn(site, server.config.publicUrl, member.token);
+    await site.page.goto(`/posts/details/${post._id}`);
+    const likes = site.page.getByRole("region", { name: "Likes" });
+    await likes.getByText("Report", { exact: true }).click();
+    await likes.getByRole("button", { name: "Send report" }).click();
+    await site.page.waitForURL(`**/posts/details/${post._id}`);
+    // The message comes back with the page, shown where scripts do not run (Playwright's text
+    // locators skip <noscript>, so its text is read).
+    await expect
+      .poll(() => site.page.locator("main noscript").allTextContents(), { timeout: 5000 })
+      .toContain("Thank you, your report was received");
+    expectNoProblems(site);
+    await site.context.close();
+
+    const send = (returnTo: string) =>
+      postForm(
+        server,
+        "/report",
+        new URLSearchParams({ postId: post._id, reason: "spam", returnTo }).toString(),
+        { cookie: `session=${reader.token}` },
+      );
+    const back = await send(`/posts/details/${post._id}`);
+    expect(back.status).toBe(302);
+    expect(back.headers.get("location")).toBe(`/posts/details/${post._id}`);
+    for (const hostile of [
+      "/\\evil.example",
+      "//evil.example",
+      "https://evil.example/",
+      "/\t/evil.example",
+    ]) {
+      const answer = await send(hostile);
+      expect(answer.status, hostile).toBe(302);
+      expect(answer.headers.get("location"), hostile).toBe("/");
+    }
   });
 
   it("a member reports a post; the admin suspends its author, who can no longer sign in; all in the log", async () => {

@@ -192,3 +192,62 @@ describe("shared renders of anonymous pages", () => {
     expect(again.response.headers.get("etag")).toBe(etag);
   });
 });
+
+describe("shared renders and the reader's theme (decision 014)", () => {
+  const themeOfHtml = (html: string) => /<html lang="en"(?: data-theme="(\w+)")?>/.exec(html)?.[1];
+
+  it("the switch refuses what it does not know, and comes back only to a page of this site", async () => {
+    const unknown = await postForm(server, "/theme", "theme=sepia&returnTo=%2Fposts");
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers.get("set-cookie")).toBeNull();
+
+    const elsewhere = await postForm(server, "/theme", "theme=dark&returnTo=%2F%2Fevil.example");
+    expect(elsewhere.status).toBe(302);
+    expect(elsewhere.headers.get("location")).toBe("/");
+
+    const crossSite = await postForm(server, "/theme", "theme=dark", {
+      origin: "https://evil.example",
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.headers.get("set-cookie")).toBeNull();
+
+    const chosen = await postForm(server, "/theme", "theme=dark&returnTo=%2Fposts%3Fpage%3D1");
+    expect(chosen.status).toBe(302);
+    expect(chosen.headers.get("location")).toBe("/posts?page=1");
+    const cookie = chosen.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^theme=dark; Path=\/; HttpOnly; SameSite=Lax; Max-Age=31536000/);
+
+    const system = await postForm(server, "/theme", "theme=system&returnTo=%2F");
+    expect(system.headers.get("set-cookie")).toMatch(/^theme=; .*Max-Age=0/);
+  });
+
+  it("are kept per theme: a reader's choice reaches no one else, and each theme is one render", async () => {
+    await newPost("A post in two lights");
+    const system = await pageQueries("/");
+    expect(themeOfHtml(system.html)).toBeUndefined();
+    expect(system.html).toContain('<meta name="color-scheme" content="light dark"/>');
+
+    const dark = await pageQueries("/", { cookie: "theme=dark" });
+    expect(themeOfHtml(dark.html)).toBe("dark");
+    expect(dark.html).toContain('<meta name="color-scheme" content="dark"/>');
+    expect(dark.response.headers.get("cache-control")).toContain("public");
+    expect(dark.response.headers.get("etag")).not.toBe(system.response.headers.get("etag"));
+    expect((await pageQueries("/", { cookie: "theme=dark" })).ran).toBe(0);
+
+    // The system render is still everyone else's, kept, and a stray value is the system's.
+    const again = await pageQueries("/");
+    expect(themeOfHtml(again.html)).toBeUndefined();
+    expect(again.ran).toBe(0);
+    const stray = await pageQueries("/", { cookie: "theme=%3Cscript%3E" });
+    expect(themeOfHtml(stray.html)).toBeUndefined();
+    expect(stray.ran).toBe(0);
+
+    const light = await pageQueries("/", { cookie: "theme=light" });
+    expect(themeOfHtml(light.html)).toBe("light");
+
+    // A client navigation's data carries the theme it was asked under.
+    const data = await page("/_root.data", { cookie: "theme=dark" });
+    expect(data.html).toContain('"dark"');
+    expect((await page("/_root.data")).html).not.toContain('"dark"');
+  });
+});

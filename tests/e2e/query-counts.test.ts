@@ -94,8 +94,14 @@ describe("queries per page", () => {
       "/admin-dashboard/posts-table",
       "/admin-dashboard/comments-table",
       "/admin-dashboard/categories-table",
+      "/admin-dashboard/site-settings",
     ];
-    const calls = ["/api/posts?pageNumber=1", `/api/posts/${post._id}`, "/api/comments"];
+    const calls = [
+      "/api/posts?pageNumber=1",
+      `/api/posts/${post._id}`,
+      "/api/comments",
+      "/api/settings",
+    ];
     // One request at a time, so each count is that request's own.
     const countEach = async (paths: string[], as: TestUser, cookie: boolean) => {
       const counts: Record<string, number> = {};

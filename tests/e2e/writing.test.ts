@@ -99,10 +99,15 @@ describe("creating a post", () => {
     await page
       .getByLabel("Post Image")
       .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: await pngImage() });
+    await page.getByLabel("Alt text for the image").fill("A suitcase open on a bed");
     await page.getByRole("button", { name: "Publish" }).click();
     await shows(page.getByRole("status").getByText("Post created successfully"));
     await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+    // The writer's description of the cover, on the card (whose image link is hidden from
+    // screen readers, the title link beside it says the same) and the page (the title otherwise).
+    await shows(page.locator('.post-card img[alt="A suitcase open on a bed"]'));
     await page.getByRole("link", { name: "Packing list", exact: true }).click();
+    await shows(page.getByRole("img", { name: "A suitcase open on a bed" }));
     await shows(page.getByRole("heading", { name: "What to bring", level: 2 }));
     expect(await page.getByRole("checkbox", { name: "Passport" }).isChecked()).toBe(true);
     await shows(page.locator(".post-body strong").getByText("Rain"));

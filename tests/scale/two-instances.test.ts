@@ -295,6 +295,30 @@ describe.skipIf(!databaseUrl || !redisUrl)(
       expect(await home(b)).not.toContain("Fresh from B");
     });
 
+    it("share site settings: saved through one, on the other's next page, feed and answer", async () => {
+      const home = async (server: Instance) => (await fetch(`${server.url}/`)).text();
+      // B renders and keeps its home page with the title it has now.
+      await home(b);
+      expect(await home(b)).not.toContain("Shared Title");
+      const login = await signIn(apiA, ADMIN_EMAIL, ADMIN_PASSWORD);
+      const saved = await apiA.put(
+        "/api/admin/settings",
+        {
+          title: "Shared Title",
+          welcome: "Saved on A.",
+          contactPhone: "+1 555 0123",
+          contactEmail: "shared@example.com",
+        },
+        { token: login.body.token },
+      );
+      expect(saved.status).toBe(200);
+      expect(await home(b)).toContain("<title>Shared Title</title>");
+      expect(await (await fetch(`${b.url}/rss.xml`)).text()).toContain(
+        "<title>Shared Title</title>",
+      );
+      expect((await apiB.get<{ title: string }>("/api/settings")).body.title).toBe("Shared Title");
+    });
+
     it("publish a scheduled post at its time, on both instances' lists and pages", async () => {
       const author = await newMember();
       const home = async (server: Instance) => (await fetch(`${server.url}/`)).text();

@@ -22,6 +22,8 @@ export interface PostSummary {
   readingMinutes: number;
   category: string;
   image: { url: string };
+  /** The writer's description of the image; null when none was given (the title stands in). */
+  imageAlt: string | null;
   user: PublicUser;
   likesCount: number;
   commentsCount: number;
@@ -66,6 +68,7 @@ export const POST_SUMMARY_KEYS = [
   "excerpt",
   "id",
   "image",
+  "imageAlt",
   "likesCount",
   "publishedAt",
   "readingMinutes",
@@ -111,6 +114,7 @@ export interface PostInput {
   category: string;
   description?: string;
   image?: Buffer;
+  imageAlt?: string;
   /** DESIGN.md 9: `status` and `publishAt`, sent only when given. */
   status?: string;
   publishAt?: string;
@@ -126,6 +130,7 @@ export async function addPost(api: Client, author: TestUser, input: PostInput) {
         title: input.title ?? "A post",
         category: input.category,
         description: input.description ?? "Some words about it.",
+        ...(input.imageAlt === undefined ? {} : { imageAlt: input.imageAlt }),
         ...(input.status === undefined ? {} : { status: input.status }),
         ...(input.publishAt === undefined ? {} : { publishAt: input.publishAt }),
       },

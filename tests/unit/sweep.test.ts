@@ -77,6 +77,24 @@ describe("sweepOrphanUploads", () => {
     expect(existsSync(path.join(used, "sm.webp"))).toBe(true);
   });
 
+  it("keeps the site's logo, however old", async () => {
+    const logo = await plant("logo1", ["lg.webp", "md.webp", "sm.webp"], hourAgo);
+    await database.db
+      .insertInto("site_settings")
+      .values({
+        id: "site",
+        title: "T",
+        welcome: "W",
+        contact_phone: "+1 555 0100",
+        contact_email: "a@example.com",
+        logo_key: "images/logo1",
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    expect(await sweep()).toBe(0);
+    expect(existsSync(path.join(logo, "sm.webp"))).toBe(true);
+  });
+
   it("keeps files without a row while they are young: an upload may be on its way", async () => {
     const young = await plant("young1", ["lg.webp"], new Date());
     const folderOnly = await plant("young2", [], new Date());

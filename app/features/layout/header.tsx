@@ -3,6 +3,8 @@ import { Form, Link, NavLink, useLocation } from "react-router";
 import type { SiteInfo, Viewer } from "../../context.js";
 import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
 import { NotificationBell } from "../reading/notification-bell.js";
+import type { Theme } from "../theme/theme.js";
+import { ThemeMenu } from "../theme/theme-menu.js";
 
 export interface Category {
   _id: string;
@@ -26,6 +28,7 @@ export function Header(props: {
   site: SiteInfo;
   user: Viewer["user"] | undefined;
   categories: Category[];
+  theme: Theme;
   onOpenMenu: () => void;
 }) {
   const { site, user, categories } = props;
@@ -74,7 +77,12 @@ export function Header(props: {
           <MenuIcon />
         </Link>
         <Link to="/" className="brand">
-          <BlogIcon /> {site.title}
+          {site.logo ? (
+            <img src={site.logo.url} alt="" className="brand-logo" height={32} />
+          ) : (
+            <BlogIcon />
+          )}{" "}
+          {site.title}
         </Link>
         <nav aria-label="Main" className="main-nav">
           <ul>
@@ -115,6 +123,7 @@ export function Header(props: {
         </nav>
         <div className="account">
           {user ? <NotificationBell /> : null}
+          <ThemeMenu theme={props.theme} />
           {user ? (
             <details className="user-menu" ref={userMenu}>
               <summary>

@@ -35,7 +35,7 @@ export function PostCard({
           sizes="(min-width: 1400px) 400px, (min-width: 992px) 50vw, 100vw"
           width="1200"
           height="675"
-          alt={post.title}
+          alt={post.imageAlt ?? post.title}
           loading={eager ? "eager" : "lazy"}
           // The first cards hold the largest paint of the page: fetched before the scripts.
           fetchPriority={eager ? "high" : "auto"}
@@ -79,11 +79,12 @@ export function PostGrid({ posts, actions }: { posts: PostSummary[]; actions?: C
 export function NoPosts() {
   return (
     <div className="empty">
+      {/* Coloured by styles.css (.empty svg rect), from the theme's tokens. */}
       <svg viewBox="0 0 120 90" width="160" height="120" aria-hidden="true">
-        <rect x="10" y="10" width="100" height="70" rx="8" fill="#e2e8f0" />
-        <rect x="22" y="24" width="50" height="8" rx="4" fill="#94a3b8" />
-        <rect x="22" y="40" width="76" height="6" rx="3" fill="#cbd5e1" />
-        <rect x="22" y="52" width="64" height="6" rx="3" fill="#cbd5e1" />
+        <rect x="10" y="10" width="100" height="70" rx="8" />
+        <rect x="22" y="24" width="50" height="8" rx="4" />
+        <rect x="22" y="40" width="76" height="6" rx="3" />
+        <rect x="22" y="52" width="64" height="6" rx="3" />
       </svg>
       <h2>No Posts Were Found</h2>
     </div>

@@ -5,7 +5,7 @@ import {
   CommentUpdateSchema,
   PostUpdateSchema,
 } from "../../../contract/content.js";
-import { IMAGE_REPLACE_MAX_BYTES } from "../../../contract/limits.js";
+import { IMAGE_ALT_MAX, IMAGE_REPLACE_MAX_BYTES } from "../../../contract/limits.js";
 import type { FieldErrors } from "../../../contract/validation.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import {
@@ -286,6 +286,7 @@ export function OwnerTools(props: {
     title: string;
     category: string;
     description: string;
+    imageAlt: string | null;
     status: PostStatus;
     publishAt?: string | null | undefined;
   };
@@ -342,6 +343,14 @@ export function OwnerTools(props: {
         <Form method="post" noValidate onSubmit={onSubmit} className="form">
           <input type="hidden" name="intent" value="edit-post" />
           <Field label="Title" name="title" defaultValue={props.post.title} error={errors.title} />
+          <Field
+            label="Alt text for the image (optional)"
+            name="imageAlt"
+            id="field-edit-image-alt"
+            defaultValue={props.post.imageAlt ?? ""}
+            maxLength={IMAGE_ALT_MAX}
+            error={errors.imageAlt}
+          />
           <SelectField
             label="Category"
             name="category"

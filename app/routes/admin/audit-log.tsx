@@ -16,6 +16,7 @@ const ACTIONS: Record<AuditAction, string> = {
   "user.restore": "Restored user",
   "category.create": "Added category",
   "category.delete": "Deleted category",
+  "site.update": "Changed site settings",
   "report.dismiss": "Dismissed report",
   "report.remove": "Removed reported content",
   "report.suspend": "Suspended reported author",

@@ -15,6 +15,7 @@ const SECTIONS = [
   { to: "/admin-dashboard/comments-table", label: "Comments" },
   { to: "/admin-dashboard/reports-table", label: "Reports" },
   { to: "/admin-dashboard/audit-log", label: "Audit log" },
+  { to: "/admin-dashboard/site-settings", label: "Site settings" },
 ];
 
 export default function AdminLayout() {

@@ -1,0 +1,138 @@
+import { data, Form, redirect, useActionData, useNavigation } from "react-router";
+import {
+  SITE_EMAIL_MAX,
+  SITE_LOGO_MAX_BYTES,
+  SITE_PHONE_MAX,
+  SITE_TITLE_MAX,
+  SITE_WELCOME_MAX,
+  SiteSettingsSchema,
+} from "../../../contract/site-settings.js";
+import { updateSiteSettings } from "../../../core/site-settings/site-settings-service.js";
+import { requireAdmin } from "../../features/admin/guard.server.js";
+import { flashCookie } from "../../features/flash.server.js";
+import { attempt, imageForm, limited } from "../../features/forms/action.server.js";
+import { Field, TextAreaField } from "../../features/forms/field.js";
+import { FormAlert } from "../../features/forms/form-alert.js";
+import { useClientValidation } from "../../features/forms/form-state.js";
+import { ImageInput } from "../../features/forms/image-input.js";
+import { pageMeta } from "../../meta.js";
+import { useToastOn } from "../../ui/toasts.js";
+import type { Route } from "./+types/site-settings";
+
+const PATH = "/admin-dashboard/site-settings";
+
+type TextName = "title" | "welcome" | "contactPhone" | "contactEmail";
+
+/** What a refused submit had in its fields, to show again. */
+const typedOf = (result: unknown): Partial<Record<TextName, string>> | undefined =>
+  typeof result === "object" && result !== null && "typed" in result
+    ? (result.typed as Partial<Record<TextName, string>>)
+    : undefined;
+
+export function loader({ context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  return { site: context.site };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { actor } = requireAdmin(context);
+  const tooMany = await limited(context, "settings");
+  if (tooMany) return tooMany;
+  const { fields, image } = await imageForm(request);
+  const result = await attempt(() =>
+    updateSiteSettings(context.deps, actor, fields, image, request.signal),
+  );
+  // Saved: a fresh page, whose header and footer already show the new values (without JavaScript
+  // too). Refused: the form again with what was typed and why.
+  if (result.ok) {
+    return redirect(PATH, { headers: { "Set-Cookie": flashCookie(result.value.message) } });
+  }
+  const typed = {
+    title: fields.title ?? "",
+    welcome: fields.welcome ?? "",
+    contactPhone: fields.contactPhone ?? "",
+    contactEmail: fields.contactEmail ?? "",
+  };
+  return data({ ...result, typed }, { status: result.status });
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  pageMeta(loaderData.site, {
+    title: "Site settings",
+    description: "The site's title, welcome text, contacts and logo.",
+    path: PATH,
+  });
+
+export default function SiteSettings({ loaderData }: Route.ComponentProps) {
+  const { site } = loaderData;
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const { errors, onSubmit } = useClientValidation(SiteSettingsSchema, result?.errors);
+  useToastOn(result);
+  const typed = typedOf(result);
+  const value = (name: TextName) => typed?.[name] ?? site[name];
+  return (
+    <>
+      <h1 className="page-title">Site settings</h1>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        onSubmit={onSubmit}
+        className="card form site-settings"
+        // A saved form starts again from the stored values.
+        key={`${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}`}
+      >
+        <FormAlert result={result} />
+        <Field
+          label="Site title"
+          name="title"
+          maxLength={SITE_TITLE_MAX}
+          error={errors.title}
+          defaultValue={value("title")}
+        />
+        <TextAreaField
+          label="Welcome text"
+          name="welcome"
+          rows={4}
+          maxLength={SITE_WELCOME_MAX}
+          error={errors.welcome}
+          defaultValue={value("welcome")}
+        />
+        <Field
+          label="Contact phone"
+          name="contactPhone"
+          type="tel"
+          maxLength={SITE_PHONE_MAX}
+          error={errors.contactPhone}
+          defaultValue={value("contactPhone")}
+        />
+        <Field
+          label="Contact e-mail"
+          name="contactEmail"
+          type="email"
+          maxLength={SITE_EMAIL_MAX}
+          error={errors.contactEmail}
+          defaultValue={value("contactEmail")}
+        />
+        {site.logo ? (
+          <div className="field">
+            <p>Current logo</p>
+            <img src={site.logo.url} alt="The current logo" className="logo-preview" />
+            <label className="checkbox">
+              <input type="checkbox" name="removeLogo" value="true" /> Remove the logo
+            </label>
+          </div>
+        ) : null}
+        <ImageInput
+          label={site.logo ? "New logo" : "Logo"}
+          error={errors.image}
+          maxBytes={SITE_LOGO_MAX_BYTES}
+        />
+        <button type="submit" className="button" disabled={busy}>
+          Save
+        </button>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { EMAIL_PATTERN } from "./auth.js";
+import { requiredString } from "./validation.js";
+
+// Site settings (decision 020): what every page says about the site, edited by admins.
+
+export const SITE_TITLE_MAX = 80;
+export const SITE_WELCOME_MAX = 500;
+export const SITE_PHONE_MAX = 30;
+export const SITE_EMAIL_MAX = 254;
+/** The logo goes through the image pipeline like a profile photo, with the same size limit. */
+export const SITE_LOGO_MAX_BYTES = 7_000_000;
+
+/**
+ * A phone number as people write it: an optional +, then 5 to 20 digits with spaces, dots,
+ * hyphens, slashes or brackets between them. No letters (a `tel:` link is made from it).
+ */
+export const PHONE_PATTERN = /^\+?(?:[\s().\-/]*\d){5,20}[\s().\-/]*$/;
+
+export const siteSettingsMessages = {
+  titleRequired: "Title is required",
+  titleTooLong: `Title must be at most ${String(SITE_TITLE_MAX)} characters`,
+  welcomeRequired: "Welcome text is required",
+  welcomeTooLong: `Welcome text must be at most ${String(SITE_WELCOME_MAX)} characters`,
+  phoneRequired: "Contact phone is required",
+  phoneTooLong: `Contact phone must be at most ${String(SITE_PHONE_MAX)} characters`,
+  phoneInvalid: "Contact phone must be a phone number like +1 555 0100",
+  emailRequired: "Contact e-mail is required",
+  emailTooLong: `Contact e-mail must be at most ${String(SITE_EMAIL_MAX)} characters`,
+  emailInvalid: "Contact e-mail must be an e-mail address",
+  updated: "Site settings saved",
+} as const;
+
+const m = siteSettingsMessages;
+
+/** A form's checkbox ("on"), a multipart field ("true") or JSON's boolean. */
+const flag = z.preprocess(
+  (value) => value === true || value === "true" || value === "on",
+  z.boolean(),
+);
+
+/** `PUT /api/admin/settings` (JSON or multipart with an optional `image` file) and the form. */
+export const SiteSettingsSchema = z.object({
+  title: requiredString(m.titleRequired).max(SITE_TITLE_MAX, m.titleTooLong),
+  welcome: requiredString(m.welcomeRequired).max(SITE_WELCOME_MAX, m.welcomeTooLong),
+  contactPhone: requiredString(m.phoneRequired)
+    .max(SITE_PHONE_MAX, m.phoneTooLong)
+    .regex(PHONE_PATTERN, m.phoneInvalid),
+  contactEmail: requiredString(m.emailRequired)
+    .max(SITE_EMAIL_MAX, m.emailTooLong)
+    .regex(EMAIL_PATTERN, m.emailInvalid),
+  removeLogo: flag.optional(),
+});
+
+export type SiteSettingsInput = z.output<typeof SiteSettingsSchema>;
+
+/** `GET /api/settings`: the public facts every page shows. */
+export interface PublicSiteSettings {
+  title: string;
+  welcome: string;
+  contactPhone: string;
+  contactEmail: string;
+  /** The logo (400 px wide WebP), or null for the default mark. */
+  logo: { url: string } | null;
+}

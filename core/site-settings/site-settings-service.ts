@@ -1,0 +1,126 @@
+import type { PublicSiteSettings, SiteSettingsInput } from "../../contract/site-settings.js";
+import {
+  SITE_LOGO_MAX_BYTES,
+  SiteSettingsSchema,
+  siteSettingsMessages,
+} from "../../contract/site-settings.js";
+import type { SiteSettingsTable } from "../../db/schema.js";
+import { recordAudit } from "../audit/audit-log.js";
+import type { CoreDeps } from "../deps.js";
+import { discardImages, imageUrl, storeImage } from "../media/images.js";
+import { iso } from "../shared/clock.js";
+import { changingContent } from "../shared/content-changes.js";
+import { validate } from "../shared/validate.js";
+import { assertAdmin, type Actor } from "../users/policies.js";
+
+const ROW_ID = "site";
+
+/** The site's public facts as stored; `logoKey` names an image of the normal pipeline. */
+export interface SiteSettings {
+  title: string;
+  welcome: string;
+  contactPhone: string;
+  contactEmail: string;
+  logoKey: string | null;
+}
+
+/** What a site shows before an admin first saves its settings: the SITE_* variables. */
+export type SiteSettingsDefaults = Omit<SiteSettings, "logoKey">;
+
+const fromRow = (row: SiteSettingsTable): SiteSettings => ({
+  title: row.title,
+  welcome: row.welcome,
+  contactPhone: row.contact_phone,
+  contactEmail: row.contact_email,
+  logoKey: row.logo_key,
+});
+
+/** The stored settings, or the defaults while none were saved. One primary-key read. */
+export async function readSiteSettings(
+  deps: Pick<CoreDeps, "db">,
+  defaults: SiteSettingsDefaults,
+): Promise<SiteSettings> {
+  const row = await deps.db
+    .selectFrom("site_settings")
+    .selectAll()
+    .where("id", "=", ROW_ID)
+    .executeTakeFirst();
+  return row ? fromRow(row) : { ...defaults, logoKey: null };
+}
+
+export const presentSiteSettings = (
+  deps: Pick<CoreDeps, "storage">,
+  settings: SiteSettings,
+): PublicSiteSettings => ({
+  title: settings.title,
+  welcome: settings.welcome,
+  contactPhone: settings.contactPhone,
+  contactEmail: settings.contactEmail,
+  logo: settings.logoKey ? { url: imageUrl(deps.storage, settings.logoKey, "sm") } : null,
+});
+
+/**
+ * Saves the title, welcome text, contacts and (when `logo` is given) a new logo, or removes the
+ * logo (`removeLogo`). Admins only; validated before anything is stored; the logo is verified and
+ * re-encoded by the image pipeline. Recorded in the audit log in the same transaction, and the
+ * content version moves on, so every instance's pages and shared answers show it at once.
+ */
+export async function updateSiteSettings(
+  deps: CoreDeps,
+  actor: Actor,
+  input: unknown,
+  logo: Buffer | undefined,
+  signal?: AbortSignal,
+): Promise<{ settings: PublicSiteSettings; message: string }> {
+  assertAdmin(actor);
+  const values: SiteSettingsInput = validate(SiteSettingsSchema, input);
+  const newLogoKey = logo
+    ? await storeImage(deps.storage, logo, SITE_LOGO_MAX_BYTES, signal)
+    : undefined;
+  let outcome: { saved: SiteSettings; replaced: string | null };
+  try {
+    outcome = await changingContent(deps, () =>
+      deps.db.transaction().execute(async (trx) => {
+        const current = await trx
+          .selectFrom("site_settings")
+          .select("logo_key")
+          .where("id", "=", ROW_ID)
+          .executeTakeFirst();
+        const currentKey = current?.logo_key ?? null;
+        const logoKey = newLogoKey ?? (values.removeLogo === true ? null : currentKey);
+        const changes = {
+          title: values.title,
+          welcome: values.welcome,
+          contact_phone: values.contactPhone,
+          contact_email: values.contactEmail,
+          logo_key: logoKey,
+          updated_at: iso(deps.clock()),
+        };
+        await trx
+          .insertInto("site_settings")
+          .values({ id: ROW_ID, ...changes })
+          .onConflict((conflict) => conflict.column("id").doUpdateSet(changes))
+          .execute();
+        await recordAudit(trx, deps, actor, "site.update", {
+          kind: "site",
+          id: ROW_ID,
+          summary: values.title,
+        });
+        return {
+          saved: fromRow({ id: ROW_ID, ...changes }),
+          replaced: logoKey === currentKey ? null : currentKey,
+        };
+      }),
+    );
+  } catch (error) {
+    if (newLogoKey) await discardImages(deps, [newLogoKey]);
+    throw error;
+  }
+  // A logo two admins replaced at the same moment may be left unreferenced: the sweep removes it.
+  if (outcome.replaced) await discardImages(deps, [outcome.replaced]);
+  const saved = outcome.saved;
+  return {
+    settings: presentSiteSettings(deps, saved),
+    message: siteSettingsMessages.updated,
+  };
+}

@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import { fetchServed, filesOfImage, pngImage } from "../support/images.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+/** Site settings (issue 21.5, decision 020): GET /api/settings, PUT /api/admin/settings. */
+let server: TestServer;
+let api: Client;
+let admin: TestUser;
+let member: TestUser;
+
+const FIRST = {
+  title: "First Title",
+  welcome: "Welcome from the environment.",
+  contactPhone: "+1 555 0100",
+  contactEmail: "first@example.com",
+};
+
+const VALID = {
+  title: "Stored Title",
+  welcome: "Welcome from the database.",
+  contactPhone: "+44 (20) 7946-0958",
+  contactEmail: "stored@example.com",
+};
+
+interface Settings {
+  title: string;
+  welcome: string;
+  contactPhone: string;
+  contactEmail: string;
+  logo: { url: string } | null;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({
+    SITE_TITLE: FIRST.title,
+    SITE_WELCOME: FIRST.welcome,
+    SITE_CONTACT_PHONE: FIRST.contactPhone,
+    SITE_CONTACT_EMAIL: FIRST.contactEmail,
+  });
+  api = client(server.url);
+  admin = await signInAdmin(server, api);
+  member = await buildUser(server, api);
+});
+afterAll(() => server.close());
+
+const settings = () => api.get<Settings>("/api/settings");
+const save = (body: unknown, token?: string) =>
+  api.put<{ settings: Settings; message: string; errors?: Record<string, string> }>(
+    "/api/admin/settings",
+    body,
+    { token },
+  );
+
+async function storedRows() {
+  const row = await server.app.deps.db
+    .selectFrom("site_settings")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** An anonymous page as a visitor gets it (from the shared render when one is kept). */
+const page = async (path: string) => (await fetch(`${server.url}${path}`)).text();
+
+describe("GET /api/settings", () => {
+  it("answers anyone with the SITE_* values until an admin saves settings", async () => {
+    const reply = await settings();
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ ...FIRST, logo: null });
+    expect(await storedRows()).toBe(0);
+  });
+});
+
+describe("PUT /api/admin/settings", () => {
+  it("refuses signed-out callers with 401 and members with 403, storing nothing", async () => {
+    expect((await save(VALID)).status).toBe(401);
+    const refused = await save(VALID, member.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Only admins may do this");
+    const upload = await api.form(
+      "PUT",
+      "/api/admin/settings",
+      { fields: VALID, file: { bytes: await pngImage() } },
+      { token: member.token },
+    );
+    expect(upload.status).toBe(403);
+    expect(await storedRows()).toBe(0);
+  });
+
+  it.each([
+    ["title", { title: undefined }, "Title is required"],
+    ["title", { title: "   " }, "Title is required"],
+    ["title", { title: "t".repeat(81) }, "Title must be at most 80 characters"],
+    ["welcome", { welcome: "" }, "Welcome text is required"],
+    ["welcome", { welcome: "w".repeat(501) }, "Welcome text must be at most 500 characters"],
+    ["contactPhone", { contactPhone: undefined }, "Contact phone is required"],
+    [
+      "contactPhone",
+      { contactPhone: "call me" },
+      "Contact phone must be a phone number like +1 555 0100",
+    ],
+    [
+      "contactPhone",
+      { contactPhone: "12" },
+      "Contact phone must be a phone number like +1 555 0100",
+    ],
+    [
+      "contactPhone",
+      { contactPhone: "1".repeat(31) },
+      "Contact phone must be at most 30 characters",
+    ],
+    ["contactEmail", { contactEmail: 42 }, "Contact e-mail is required"],
+    [
+      "contactEmail",
+      { contactEmail: "not-an-address" },
+      "Contact e-mail must be an e-mail address",
+    ],
+    [
+      "contactEmail",
+      { contactEmail: `${"a".repeat(250)}@example.com` },
+      "Contact e-mail must be at most 254 characters",
+    ],
+  ])("answers 400 for %s (rule %#) and stores nothing", async (field, change, message) => {
+    const reply = await save({ ...VALID, ...change }, admin.token);
+    expect(reply.status).toBe(400);
+    expect(reply.body.errors?.[field]).toBe(message);
+    expect(await storedRows()).toBe(0);
+  });
+
+  it("answers 400 for a body that is not an object and 415 for a logo that is not an image", async () => {
+    expect((await save(["a"], admin.token)).status).toBe(400);
+    const notImage = await api.form(
+      "PUT",
+      "/api/admin/settings",
+      { fields: VALID, file: { bytes: Buffer.from("<svg onload=alert(1)>"), filename: "x.png" } },
+      { token: admin.token },
+    );
+    expect(notImage.status).toBe(415);
+    expect(await storedRows()).toBe(0);
+  });
+
+  it("saves the settings: the next page render, the feed and the API show them at once", async () => {
+    // Kept renders from before the change must not be served after it.
+    expect(await page("/")).toContain(FIRST.title);
+    expect(await page("/rss.xml")).toContain(`<title>${FIRST.title}</title>`);
+
+    const reply = await save(VALID, admin.token);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      settings: { ...VALID, logo: null },
+      message: "Site settings saved",
+    });
+    expect((await settings()).body).toEqual({ ...VALID, logo: null });
+
+    const home = await page("/");
+    expect(home).toContain(`<title>${VALID.title}</title>`);
+    expect(home).toContain(VALID.welcome);
+    expect(home).toContain(`href="mailto:${VALID.contactEmail}"`);
+    expect(home).toContain(`href="tel:+442079460958"`);
+    expect(home).toContain(`content="${VALID.welcome}"`);
+    expect(home).not.toContain(FIRST.title);
+    const posts = await page("/posts");
+    expect(posts).toContain(`All posts on ${VALID.title}`);
+    const rss = await page("/rss.xml");
+    expect(rss).toContain(`<title>${VALID.title}</title>`);
+    expect(rss).toContain(`<description>${VALID.welcome}</description>`);
+
+    const audit = await api.get<{ action: string; target: { summary: string } }[]>(
+      "/api/admin/audit",
+      { token: admin.token },
+    );
+    expect(audit.body[0]).toMatchObject({
+      action: "site.update",
+      target: { summary: VALID.title },
+    });
+  });
+
+  it("takes a logo through the image pipeline, replaces it, and removes it", async () => {
+    const first = await api.form(
+      "PUT",
+      "/api/admin/settings",
+      { fields: VALID, file: { bytes: await pngImage(300, 100) } },
+      { token: admin.token },
+    );
+    expect(first.status).toBe(200);
+    const firstLogo = (first.body as { settings: Settings }).settings.logo;
+    expect(firstLogo?.url).toMatch(/\/uploads\/images\/[^/]+\/sm\.webp$/);
+    const served = await fetchServed(server, firstLogo?.url ?? "");
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/webp");
+    expect(await page("/")).toContain(`src="${firstLogo?.url ?? ""}"`);
+
+    // Text-only saves keep the logo.
+    expect((await save({ ...VALID, title: "Kept Logo" }, admin.token)).body.settings.logo).toEqual(
+      firstLogo,
+    );
+
+    const second = await api.form(
+      "PUT",
+      "/api/admin/settings",
+      { fields: VALID, file: { bytes: await pngImage(200, 200) } },
+      { token: admin.token },
+    );
+    const secondLogo = (second.body as { settings: Settings }).settings.logo;
+    expect(secondLogo?.url).not.toBe(firstLogo?.url);
+    expect(await filesOfImage(server, firstLogo?.url ?? "")).toEqual([]);
+    expect((await filesOfImage(server, secondLogo?.url ?? "")).length).toBeGreaterThan(0);
+
+    const removed = await save({ ...VALID, removeLogo: true }, admin.token);
+    expect(removed.body.settings.logo).toBeNull();
+    expect(await filesOfImage(server, secondLogo?.url ?? "")).toEqual([]);
+    expect(await page("/")).not.toContain("brand-logo");
+  });
+});
+
+describe("rate limit", () => {
+  it("answers 429 once an address has saved too often", async () => {
+    const limited = await startTestServer({ RATE_LIMITS: "on" });
+    try {
+      const limitedApi = client(limited.url);
+      const limitedAdmin = await signInAdmin(limited, limitedApi);
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i += 1) {
+        const reply = await limitedApi.put("/api/admin/settings", VALID, {
+          token: limitedAdmin.token,
+        });
+        statuses.push(reply.status);
+      }
+      expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+      expect(statuses[20]).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin, type TestUser } from "../support/factories.js";
+import { client } from "../support/http.js";
+import { pngImage } from "../support/images.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+} from "./browser.js";
+
+/** Site settings in the dashboard (issue 21.5): what an admin saves, every visitor sees at once. */
+let server: TestServer;
+let browser: Browser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer({ SITE_TITLE: "Before Title" });
+  admin = await signInAdmin(server, client(server.url));
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+describe("site settings", () => {
+  it("an admin changes the title and logo; a visitor sees them on the next page", async () => {
+    const visitor = await openSite(browser, server.config.publicUrl);
+    await visitor.page.goto("/");
+    await shows(visitor.page.locator("header .brand").getByText("Before Title"));
+
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, admin.token);
+    const { page } = site;
+    await page.goto("/admin-dashboard");
+    await page
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link", { name: "Site settings" })
+      .click();
+    await page.waitForURL("**/admin-dashboard/site-settings");
+    expect(await page.getByLabel("Site title").inputValue()).toBe("Before Title");
+    await expectAccessible(page);
+
+    // Checked in the browser before anything is sent.
+    await page.getByLabel("Contact e-mail").fill("not-an-address");
+    await page.getByRole("button", { name: "Save" }).click();
+    await shows(page.getByText("Contact e-mail must be an e-mail address"));
+
+    await page.getByLabel("Contact e-mail").fill("desk@example.com");
+    await page.getByLabel("Site title").fill("After Title");
+    await page.getByLabel("Logo").setInputFiles({
+      name: "logo.png",
+      mimeType: "image/png",
+      buffer: await pngImage(240, 80),
+    });
+    await page.getByRole("button", { name: "Save" }).click();
+    await shows(page.getByText("Site settings saved"));
+    await shows(page.locator("header .brand").getByText("After Title"));
+    await shows(page.getByAltText("The current logo"));
+    expectNoProblems(site);
+
+    await visitor.page.goto("/");
+    await shows(visitor.page.locator("header .brand").getByText("After Title"));
+    expect(await visitor.page.title()).toBe("After Title");
+    const logo = visitor.page.locator("header .brand img.brand-logo");
+    await shows(logo);
+    expect(
+      await logo.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0);
+    await shows(visitor.page.locator(`a[href="mailto:desk@example.com"]`));
+    await expectAccessible(visitor.page);
+    expectNoProblems(visitor);
+    await site.context.close();
+    await visitor.context.close();
+  });
+
+  it("saves without JavaScript, keeping what was typed when a rule refuses it", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    await signIn(site, server.config.publicUrl, admin.token);
+    const { page } = site;
+    await page.goto("/admin-dashboard/site-settings");
+    await page.getByLabel("Site title").fill("Typed Title");
+    await page.getByLabel("Contact phone").fill("call me");
+    await page.getByRole("button", { name: "Save" }).click();
+    await shows(page.getByText("Contact phone must be a phone number like +1 555 0100"));
+    expect(await page.getByLabel("Site title").inputValue()).toBe("Typed Title");
+
+    await page.getByLabel("Contact phone").fill("+1 555 0199");
+    await page.getByLabel("Remove the logo").check();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL("**/admin-dashboard/site-settings");
+    await shows(page.locator("header .brand").getByText("Typed Title"));
+    expect(await page.locator("header .brand img").count()).toBe(0);
+    await shows(page.locator(`a[href="tel:+15550199"]`));
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});
