@@ -155,8 +155,15 @@ describe("notifications", () => {
     await shows(item.getByRole("link", { name: "Talk to me" }));
     await shows(page.getByRole("link", { name: "Notifications", exact: true }));
     await expectAccessible(page);
+    // The bell, the list and the tabs read in the dark palette too.
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expectAccessible(page);
+    await page.goto("/?tab=following");
+    await expectAccessible(page);
+    await page.emulateMedia({ colorScheme: "light" });
 
     // Seen: the count stays cleared on the next page too.
+    await page.goto("/notifications");
     await item.getByRole("link", { name: "Talk to me" }).click();
     await page.waitForURL(`**/posts/details/${post._id}*`);
     await shows(page.getByRole("link", { name: "Notifications", exact: true }));
