@@ -152,3 +152,25 @@ describe("bookmarks", () => {
     expect(await bookmarkRows(reader.id)).toBe(0);
   });
 });
+
+describe("rate limit", () => {
+  it("stops bookmark toggles from one address after 120 in 5 minutes, storing nothing more", async () => {
+    const limited = await startTestServer({ RATE_LIMITS: "on" });
+    try {
+      const limitedApi = client(limited.url);
+      const limitedAdmin = await signInAdmin(limited, limitedApi);
+      await addCategory(limitedApi, limitedAdmin, "Travel");
+      const reader = await buildUser(limited, limitedApi);
+      const post = await addPost(limitedApi, limitedAdmin, { category: "Travel" });
+      const toggle = () =>
+        limitedApi.put(`/api/posts/bookmark/${post._id}`, undefined, { token: reader.token });
+      for (let i = 0; i < 120; i += 1) expect((await toggle()).status).toBe(200);
+      const refused = await toggle();
+      expect(refused.status, refused.text).toBe(429);
+      const rows = await limited.app.deps.db.selectFrom("bookmarks").selectAll().execute();
+      expect(rows).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

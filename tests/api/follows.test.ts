@@ -192,3 +192,24 @@ describe("deleting an account", () => {
     expect((await profileOf(fan.id)).body.followingCount).toBe(0);
   });
 });
+
+describe("rate limit", () => {
+  it("stops follow toggles from one address after 60 in 5 minutes, storing nothing more", async () => {
+    const limited = await startTestServer({ RATE_LIMITS: "on" });
+    try {
+      const limitedApi = client(limited.url);
+      const reader = await buildUser(limited, limitedApi);
+      const writer = await buildUser(limited, limitedApi);
+      const toggle = () =>
+        limitedApi.put(`/api/users/follow/${writer.id}`, undefined, { token: reader.token });
+      for (let i = 0; i < 60; i += 1) expect((await toggle()).status).toBe(200);
+      // 60 toggles: back to not following; the 61st would follow, and is refused.
+      const refused = await toggle();
+      expect(refused.status, refused.text).toBe(429);
+      const rows = await limited.app.deps.db.selectFrom("follows").selectAll().execute();
+      expect(rows).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
