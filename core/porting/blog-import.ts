@@ -1,0 +1,371 @@
+import { createHash, randomBytes } from "node:crypto";
+import { readFile, realpath } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { EMAIL_PATTERN } from "../../contract/auth.js";
+import {
+  BIO_MAX,
+  BODY_IMAGE_MAX_BYTES,
+  CATEGORY_TITLE_MAX,
+  CATEGORY_TITLE_MIN,
+  COMMENT_MAX,
+  COMMENT_MIN,
+  EMAIL_MAX,
+  IMAGE_CREATE_MAX_BYTES,
+  POST_DESCRIPTION_MAX,
+  POST_TITLE_MAX,
+  USERNAME_MAX,
+} from "../../contract/limits.js";
+import type { CommentsTable, PostsTable } from "../../db/schema.js";
+import { createUser, emailKeyOf } from "../auth/auth-service.js";
+import type { CoreDeps } from "../deps.js";
+import { discardImages, encodeImage, imageUrl, putImage } from "../media/images.js";
+import { bodyFor } from "../posts/posts-service.js";
+import { DomainError } from "../shared/errors.js";
+import { newId } from "../shared/ids.js";
+import { actorOf, type Actor } from "../users/policies.js";
+import type { ForeignBlog, ForeignPost } from "./foreign.js";
+import type { Progress } from "./progress.js";
+
+export interface BlogImportReport {
+  imported: {
+    authors: number;
+    categories: number;
+    posts: number;
+    comments: number;
+    images: number;
+  };
+  /** Accounts that existed already (by e-mail address) and got the posts. */
+  existingAuthors: number;
+  skipped: { item: string; reason: string }[];
+  /** Images the body or feature named that the folder does not have (or that are not images). */
+  missingImages: { post: string; url: string; reason: string }[];
+  /** Changes made to fit this site's rules (a title shortened, a placeholder image...). */
+  notes: string[];
+}
+
+/** Where imported posts without a category are filed (WordPress's own name for it). */
+export const DEFAULT_CATEGORY = "Uncategorized";
+const PLACEHOLDER_DOMAIN = "imported.invalid";
+
+/** Markdown images: `![alt](url "title")`. */
+const MARKDOWN_IMAGE = /!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(\s+"[^"]*")?\s*\)/g;
+
+/**
+ * Adds a blog from another platform to this site (decision 019): authors become accounts that
+ * must reset their password, categories are made as needed, each post (with its images and
+ * comments) is written in one transaction through the same renderer and limits as a new post.
+ * A post already imported (same title and creation time) is skipped, so a second run adds nothing.
+ */
+export async function importBlog(
+  deps: CoreDeps,
+  blog: ForeignBlog,
+  options: { imagesDir?: string | undefined; progress?: Progress | undefined },
+): Promise<BlogImportReport> {
+  const report: BlogImportReport = {
+    imported: { authors: 0, categories: 0, posts: 0, comments: 0, images: 0 },
+    existingAuthors: 0,
+    skipped: [...blog.skipped],
+    missingImages: [],
+    notes: [],
+  };
+  const imagesDir = options.imagesDir ? await realpath(options.imagesDir) : undefined;
+  const authors = new Map(blog.authors.map((author) => [author.ref, author]));
+  const accounts = new Map<string, Actor>();
+
+  /** The account of an address, made (unverified, with a password nobody knows) when new. */
+  async function accountFor(name: string, email: string, bio: string, ref: string) {
+    const usable = EMAIL_PATTERN.test(email) && email.length <= EMAIL_MAX;
+    const username = usernameFrom(name);
+    const address = usable
+      ? email
+      : `${username.toLowerCase()}-${shortHash(ref)}@${PLACEHOLDER_DOMAIN}`;
+    const key = emailKeyOf(address);
+    const known = accounts.get(key);
+    if (known) return known;
+    const existing = await deps.db
+      .selectFrom("users")
+      .selectAll()
+      .where("email_key", "=", key)
+      .executeTakeFirst();
+    if (existing) {
+      if (!address.endsWith(`@${PLACEHOLDER_DOMAIN}`)) report.existingAuthors += 1;
+      const actor = actorOf(existing);
+      accounts.set(key, actor);
+      return actor;
+    }
+    const user = await createUser(deps, {
+      username,
+      email: address,
+      // Nobody ever knows it: the account opens through "Reset Password" (decision 019).
+      password: `${randomBytes(24).toString("base64url")}aA1!`,
+      isVerified: false,
+    });
+    if (bio.trim() !== "")
+      await deps.db
+        .updateTable("users")
+        .set({ bio: bio.trim().slice(0, BIO_MAX) })
+        .where("id", "=", user.id)
+        .execute();
+    if (!usable)
+      report.notes.push(
+        `${name}: no usable e-mail address in the export, so the account has ${address} until an admin changes it`,
+      );
+    report.imported.authors += 1;
+    const actor = actorOf(user);
+    accounts.set(key, actor);
+    return actor;
+  }
+
+  async function categoryFor(post: ForeignPost) {
+    let title = (post.category ?? "").trim().replace(/\s+/g, " ");
+    if (title.length < CATEGORY_TITLE_MIN) title = DEFAULT_CATEGORY;
+    if (title.length > CATEGORY_TITLE_MAX) title = title.slice(0, CATEGORY_TITLE_MAX).trim();
+    const key = title.toLowerCase();
+    const existing = await deps.db
+      .selectFrom("categories")
+      .select("title")
+      .where("title_key", "=", key)
+      .executeTakeFirst();
+    if (existing) return existing.title;
+    await deps.db
+      .insertInto("categories")
+      .values({ id: newId(), title, title_key: key, created_at: post.createdAt })
+      .execute();
+    report.imported.categories += 1;
+    return title;
+  }
+
+  /** The file an image URL of the source names inside the images folder, if any. */
+  async function fileOf(url: string): Promise<{ file?: string; reason: string }> {
+    if (!imagesDir) return { reason: "no --images folder was given" };
+    const relative = relativeImagePath(url);
+    if (relative === undefined) return { reason: "not an image of the blog's own" };
+    for (const candidate of [relative, relative.replace(/^size\/w\d+\//, "")]) {
+      const file = path.resolve(imagesDir, candidate);
+      if (!file.startsWith(`${imagesDir}${path.sep}`)) return { reason: "outside the folder" };
+      const found = await realpath(file).catch(() => undefined);
+      if (found?.startsWith(`${imagesDir}${path.sep}`)) return { file: found, reason: "" };
+    }
+    return { reason: "not in the images folder" };
+  }
+
+  async function storedImage(post: ForeignPost, url: string, maxBytes: number) {
+    const { file, reason } = await fileOf(url);
+    if (!file) {
+      report.missingImages.push({ post: post.ref, url, reason });
+      return undefined;
+    }
+    const bytes = await readFile(file);
+    if (bytes.length > maxBytes) {
+      report.missingImages.push({ post: post.ref, url, reason: "larger than uploads may be" });
+      return undefined;
+    }
+    try {
+      const encoded = await encodeImage(bytes);
+      return { key: await putImage(deps.storage, encoded), encoded };
+    } catch (error) {
+      const why = error instanceof DomainError ? error.message : "could not be read as an image";
+      report.missingImages.push({ post: post.ref, url, reason: why });
+      return undefined;
+    }
+  }
+
+  options.progress?.start(`${blog.source} posts`, blog.posts.length);
+  for (const post of blog.posts) {
+    options.progress?.tick();
+    const skip = (reason: string) => report.skipped.push({ item: `post ${post.ref}`, reason });
+    let title = post.title.trim().replace(/\s+/g, " ");
+    if (title === "") title = "Untitled";
+    if (title.length > POST_TITLE_MAX) {
+      title = `${title.slice(0, POST_TITLE_MAX - 1).trimEnd()}…`;
+      report.notes.push(
+        `post ${post.ref}: title shortened to ${String(POST_TITLE_MAX)} characters`,
+      );
+    }
+    const duplicate = await deps.db
+      .selectFrom("posts")
+      .select("id")
+      .where("title", "=", title)
+      .where("created_at", "=", post.createdAt)
+      .executeTakeFirst();
+    if (duplicate) {
+      skip("already imported (a post with this title and creation time exists)");
+      continue;
+    }
+    if (post.markdown.trim() === "") {
+      skip("it has no body");
+      continue;
+    }
+    const author = authors.get(post.authorRef);
+    if (!author) {
+      skip(`its author ${post.authorRef} is not in the export`);
+      continue;
+    }
+    const actor = await accountFor(author.name, author.email, author.bio, author.ref);
+
+    const stored: string[] = [];
+    try {
+      // Images in the body, each stored once and its address rewritten to this site's.
+      const bodyImages: { key: string; width: number; height: number }[] = [];
+      const replacements = new Map<string, string>();
+      for (const match of post.markdown.matchAll(MARKDOWN_IMAGE)) {
+        const url = match[2] ?? "";
+        if (replacements.has(url) || !isSourceImage(url)) continue;
+        const image = await storedImage(post, url, BODY_IMAGE_MAX_BYTES);
+        if (!image) continue;
+        stored.push(image.key);
+        bodyImages.push({
+          key: image.key,
+          width: image.encoded.width,
+          height: image.encoded.height,
+        });
+        replacements.set(url, imageUrl(deps.storage, image.key, "lg"));
+      }
+      const markdown = post.markdown.replace(
+        MARKDOWN_IMAGE,
+        (whole, alt: string, url: string, title?: string) => {
+          const local = replacements.get(url);
+          return local ? `![${alt}](${local}${title ?? ""})` : whole;
+        },
+      );
+      if (markdown.length > POST_DESCRIPTION_MAX) {
+        skip(
+          `its body is ${String(markdown.length)} characters as Markdown; posts may have ${String(POST_DESCRIPTION_MAX)}`,
+        );
+        await discardImages(deps, stored);
+        continue;
+      }
+
+      let imageKey: string | undefined;
+      if (post.featureImage) {
+        imageKey = (await storedImage(post, post.featureImage, IMAGE_CREATE_MAX_BYTES))?.key;
+      }
+      if (!imageKey) {
+        imageKey = (await placeholderImage(deps)).key;
+        report.notes.push(
+          `post ${post.ref}: no feature image${post.featureImage ? " found" : ""}, a plain one was given`,
+        );
+      }
+      stored.push(imageKey);
+      const category = await categoryFor(post);
+
+      // Written before the post, as an upload is: the renderer reads their sizes.
+      if (bodyImages.length > 0)
+        await deps.db
+          .insertInto("body_images")
+          .values(
+            bodyImages.map((image) => ({
+              image_key: image.key,
+              uploader_id: actor.id,
+              post_id: null,
+              width: image.width,
+              height: image.height,
+              created_at: post.createdAt,
+              released_at: null,
+            })),
+          )
+          .execute();
+      const body = await bodyFor(deps, actor, markdown, "markdown");
+      const row: PostsTable = {
+        id: newId(),
+        user_id: actor.id,
+        title,
+        description: markdown,
+        category,
+        image_key: imageKey,
+        ...body.columns,
+        status: post.status,
+        publish_at: null,
+        published_at: post.status === "published" ? (post.publishedAt ?? post.createdAt) : null,
+        created_at: post.createdAt,
+        updated_at: post.updatedAt < post.createdAt ? post.createdAt : post.updatedAt,
+      };
+      const comments: CommentsTable[] = [];
+      for (const comment of post.comments) {
+        const text = comment.text.trim();
+        if (text.length < COMMENT_MIN || text.length > COMMENT_MAX) {
+          report.skipped.push({
+            item: `a comment by ${comment.authorName} on ${post.ref}`,
+            reason: `comments have ${String(COMMENT_MIN)} to ${String(COMMENT_MAX)} characters; it has ${String(text.length)}`,
+          });
+          continue;
+        }
+        const commenter = await accountFor(
+          comment.authorName,
+          comment.authorEmail,
+          "",
+          `comment:${comment.authorName}`,
+        );
+        comments.push({
+          id: newId(),
+          post_id: row.id,
+          user_id: commenter.id,
+          parent_id: null,
+          text,
+          created_at: comment.createdAt,
+          updated_at: comment.createdAt,
+        });
+      }
+      await deps.db.transaction().execute(async (trx) => {
+        await trx.insertInto("posts").values(row).execute();
+        await body.claimImages(trx, row);
+        if (comments.length > 0) await trx.insertInto("comments").values(comments).execute();
+      });
+      report.imported.posts += 1;
+      report.imported.comments += comments.length;
+      report.imported.images += stored.length;
+    } catch (error) {
+      if (stored.length > 0)
+        await deps.db.deleteFrom("body_images").where("image_key", "in", stored).execute();
+      await discardImages(deps, stored);
+      if (error instanceof DomainError) {
+        skip(error.message);
+        continue;
+      }
+      throw error;
+    }
+  }
+  options.progress?.done();
+  return report;
+}
+
+/** An image address the source's own uploads folder may hold. */
+const isSourceImage = (url: string) => relativeImagePath(url) !== undefined;
+
+/**
+ * The path inside the images folder that a source's image URL names: after `/content/images/`
+ * (Ghost, also as `__GHOST_URL__/content/images/...`) or `/wp-content/uploads/` (WordPress).
+ */
+export function relativeImagePath(url: string): string | undefined {
+  const bare = url.split(/[?#]/)[0] ?? "";
+  const match = /(?:^|\/)(?:content\/images|wp-content\/uploads)\/(.+)$/.exec(bare);
+  if (!match?.[1]) return undefined;
+  try {
+    const relative = decodeURIComponent(match[1]);
+    return relative.split("/").includes("..") ? undefined : relative;
+  } catch {
+    return undefined;
+  }
+}
+
+function usernameFrom(name: string) {
+  const letters = name
+    .normalize("NFKD")
+    .replace(/[^a-zA-Z0-9]/g, "")
+    .slice(0, USERNAME_MAX);
+  return letters === "" ? "author" : letters;
+}
+
+const shortHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 8);
+
+/** A plain image for a post that had no feature image: each post gets its own copy. */
+async function placeholderImage(deps: CoreDeps) {
+  const bytes = await sharp({
+    create: { width: 1200, height: 630, channels: 3, background: { r: 226, g: 232, b: 240 } },
+  })
+    .png()
+    .toBuffer();
+  const encoded = await encodeImage(bytes);
+  return { key: await putImage(deps.storage, encoded), encoded };
+}

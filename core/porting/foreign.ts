@@ -1,0 +1,58 @@
+/**
+ * A blog from another platform, as the Ghost and WordPress readers hand it to the writer: the same
+ * shape whatever the source, checked whole before anything is written.
+ */
+export interface ForeignAuthor {
+  /** The source's own id or login, as its posts name it. */
+  ref: string;
+  name: string;
+  /** May be missing or unusable: the writer gives such an author an address of its own. */
+  email: string;
+  bio: string;
+}
+
+export interface ForeignComment {
+  authorName: string;
+  authorEmail: string;
+  text: string;
+  createdAt: string;
+}
+
+export interface ForeignPost {
+  /** How the report names it: the source's slug or id. */
+  ref: string;
+  title: string;
+  markdown: string;
+  status: "published" | "draft";
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  category: string | null;
+  authorRef: string;
+  /** The feature image's URL in the source, if it has one. */
+  featureImage: string | null;
+  comments: ForeignComment[];
+}
+
+export interface ForeignBlog {
+  source: "Ghost" | "WordPress";
+  authors: ForeignAuthor[];
+  posts: ForeignPost[];
+  /** What the reader left out already (pages, private posts...), each with why. */
+  skipped: { item: string; reason: string }[];
+}
+
+/** The source's time as this site stores times (ISO-8601 UTC), or undefined when it is not one. */
+export function isoTime(value: unknown): string | undefined {
+  if (typeof value !== "string" && typeof value !== "number") return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** A reader's refusal: the file cannot be read as its format; nothing was written. */
+export class SourceRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SourceRefused";
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Which tables a site export carries, in foreign-key order (a table comes after every table it
+ * refers to), and which it leaves out on purpose (decision 019). A table in neither list makes
+ * tests/api/export-import.test.ts fail: whoever adds a table decides here whether a backup keeps it.
+ */
+export const CARRIED_TABLES = [
+  "users",
+  "categories",
+  "posts",
+  "likes",
+  "comments",
+  "body_images",
+  "audit_log",
+  "reports",
+] as const;
+
+export type CarriedTable = (typeof CARRIED_TABLES)[number];
+
+/** Each carried table's primary key: rows are read and written in its order. */
+export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
+  users: ["id"],
+  categories: ["id"],
+  posts: ["id"],
+  likes: ["user_id", "post_id"],
+  comments: ["id"],
+  body_images: ["image_key"],
+  audit_log: ["id"],
+  reports: ["id"],
+};
+
+/** Tables left out, each with the reason (the report of an export prints them). */
+export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
+  sessions: "sign-ins end with the move: everyone signs in again (their passwords are carried)",
+  verification_tokens: "links mailed before the move are not honoured by the restored site",
+  kysely_migration: "the target's migrations are its own (the archive names the version)",
+  kysely_migration_lock: "the target's migrations are its own",
+};
+
+/** Tables of the engine itself, never the site's. */
+export const isEngineTable = (name: string) => name.startsWith("sqlite_");

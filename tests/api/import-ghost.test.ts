@@ -1,0 +1,385 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client } from "../support/http.js";
+import { pngImage } from "../support/images.js";
+import { mailedLink } from "../support/mail.js";
+import { allFiles, runCli } from "../support/porting.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+/** Each command is a process of its own that loads the sources: seconds each on a busy machine. */
+const CLI_TIMEOUT = 120_000;
+
+let server: TestServer;
+let scratch: string;
+let exportFile: string;
+let imagesDir: string;
+const api = () => client(server.url);
+const site = () => ({
+  dataDir: server.dataDir,
+  databaseUrl: server.config.databaseUrl,
+  publicUrl: server.config.publicUrl,
+});
+
+const LONG_TITLE = `A title that goes on ${"and on ".repeat(40)}`;
+
+/** A Ghost 5 export in its documented shape: db[0].meta and db[0].data's tables. */
+function ghostExport() {
+  const lexical = {
+    root: {
+      type: "root",
+      children: [
+        {
+          type: "heading",
+          tag: "h2",
+          children: [{ type: "text", text: "Lexical heading", format: 0 }],
+        },
+        {
+          type: "paragraph",
+          children: [
+            { type: "text", text: "Bold words", format: 1 },
+            { type: "text", text: " and ", format: 0 },
+            {
+              type: "link",
+              url: "https://example.com/",
+              children: [{ type: "text", text: "a link" }],
+            },
+          ],
+        },
+        {
+          type: "list",
+          listType: "bullet",
+          children: [
+            { type: "listitem", children: [{ type: "text", text: "first" }] },
+            { type: "listitem", children: [{ type: "text", text: "second" }] },
+          ],
+        },
+        {
+          type: "image",
+          src: "__GHOST_URL__/content/images/2024/02/not-there.png",
+          altText: "gone",
+        },
+      ],
+    },
+  };
+  const mobiledoc = {
+    version: "0.3.1",
+    markups: [],
+    atoms: [],
+    cards: [["markdown", { markdown: "Mobiledoc *markdown* card.\n\n> quoted" }]],
+    sections: [[10, 0]],
+  };
+  return {
+    db: [
+      {
+        meta: { exported_on: 1714000000000, version: "5.82.0" },
+        data: {
+          posts: [
+            {
+              id: "p1",
+              uuid: "u1",
+              title: "Hello from Ghost",
+              slug: "hello-from-ghost",
+              html:
+                '<h2>Intro</h2><p>Some <strong>bold</strong> text and <a href="https://ghost.org/">a link</a>.</p>' +
+                '<figure class="kg-card kg-image-card"><img src="__GHOST_URL__/content/images/2024/01/photo.png" alt="A photo"><figcaption>Caption</figcaption></figure>' +
+                "<script>alert(1)</script><p>After.</p>",
+              lexical: null,
+              mobiledoc: null,
+              feature_image: "__GHOST_URL__/content/images/2024/01/cover.png",
+              type: "post",
+              status: "published",
+              created_at: "2023-05-01T10:00:00.000Z",
+              updated_at: "2023-05-07T11:00:00.000Z",
+              published_at: "2023-05-06T07:08:09.000Z",
+            },
+            {
+              id: "p2",
+              title: "A Lexical draft",
+              slug: "lexical-draft",
+              html: null,
+              lexical: JSON.stringify(lexical),
+              mobiledoc: null,
+              feature_image: null,
+              type: "post",
+              status: "draft",
+              created_at: "2024-02-01T09:00:00.000Z",
+              updated_at: "2024-02-02T09:00:00.000Z",
+              published_at: null,
+            },
+            {
+              id: "p3",
+              title: LONG_TITLE,
+              slug: "long-title",
+              html: null,
+              lexical: null,
+              mobiledoc: JSON.stringify(mobiledoc),
+              feature_image: null,
+              type: "post",
+              status: "published",
+              created_at: "2022-01-01T00:00:00.000Z",
+              updated_at: "2022-01-01T00:00:00.000Z",
+              published_at: "2022-01-02T00:00:00.000Z",
+            },
+            {
+              id: "p4",
+              title: "About",
+              slug: "about",
+              html: "<p>A page.</p>",
+              type: "page",
+              status: "published",
+              created_at: "2022-01-01T00:00:00.000Z",
+              updated_at: "2022-01-01T00:00:00.000Z",
+              published_at: "2022-01-01T00:00:00.000Z",
+            },
+            {
+              id: "p5",
+              title: "Too long",
+              slug: "too-long",
+              html: `<p>${"word ".repeat(5000)}</p>`,
+              type: "post",
+              status: "published",
+              created_at: "2022-03-01T00:00:00.000Z",
+              updated_at: "2022-03-01T00:00:00.000Z",
+              published_at: "2022-03-01T00:00:00.000Z",
+            },
+          ],
+          tags: [
+            { id: "t1", name: "#internal", slug: "hash-internal" },
+            { id: "t2", name: "Engineering", slug: "engineering" },
+            { id: "t3", name: "Travel", slug: "travel" },
+          ],
+          posts_tags: [
+            { id: "pt1", post_id: "p1", tag_id: "t1", sort_order: 0 },
+            { id: "pt2", post_id: "p1", tag_id: "t2", sort_order: 1 },
+            { id: "pt3", post_id: "p1", tag_id: "t3", sort_order: 2 },
+            { id: "pt4", post_id: "p3", tag_id: "t3", sort_order: 0 },
+          ],
+          users: [
+            {
+              id: "u1",
+              name: "Ada Lovelace",
+              slug: "ada",
+              email: "ada@ghost.example.org",
+              bio: "Writes.",
+            },
+            {
+              id: "u2",
+              name: "Grace Hopper",
+              slug: "grace",
+              email: "grace@ghost.example.org",
+              bio: null,
+            },
+          ],
+          posts_authors: [
+            { id: "pa1", post_id: "p1", author_id: "u1", sort_order: 0 },
+            { id: "pa2", post_id: "p2", author_id: "u1", sort_order: 0 },
+            { id: "pa3", post_id: "p3", author_id: "u2", sort_order: 0 },
+            { id: "pa4", post_id: "p3", author_id: "u1", sort_order: 1 },
+            { id: "pa5", post_id: "p5", author_id: "u1", sort_order: 0 },
+          ],
+        },
+      },
+    ],
+  };
+}
+
+async function counts() {
+  const { db } = server.app.deps;
+  const count = async (table: "posts" | "users" | "categories" | "comments" | "body_images") =>
+    Number(
+      (await db.selectFrom(table).select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n,
+    );
+  return {
+    posts: await count("posts"),
+    users: await count("users"),
+    categories: await count("categories"),
+    comments: await count("comments"),
+    bodyImages: await count("body_images"),
+    files: Object.keys(await allFiles(path.join(server.dataDir, "uploads"))).length,
+  };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  scratch = await mkdtemp(path.join(os.tmpdir(), "blog-ghost-"));
+  exportFile = path.join(scratch, "ghost.json");
+  await writeFile(exportFile, JSON.stringify(ghostExport()));
+  imagesDir = path.join(scratch, "content-images");
+  await mkdir(path.join(imagesDir, "2024", "01"), { recursive: true });
+  await writeFile(path.join(imagesDir, "2024", "01", "photo.png"), await pngImage(900, 600));
+  await writeFile(path.join(imagesDir, "2024", "01", "cover.png"), await pngImage(1400, 700));
+});
+
+afterAll(async () => {
+  await server.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe("npm run import -- --ghost: refusals, nothing written", { timeout: CLI_TIMEOUT }, () => {
+  it("refuses a file that is not there, a folder of images that is not there", async () => {
+    const before = await counts();
+    let run = await runCli("import", ["--ghost", path.join(scratch, "nowhere.json")], site());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("There is no file");
+    run = await runCli(
+      "import",
+      ["--ghost", exportFile, "--images", path.join(scratch, "none")],
+      site(),
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("--images: there is no folder");
+    expect(await counts()).toEqual(before);
+  });
+
+  it("refuses malformed JSON and JSON that is not a Ghost export", async () => {
+    const before = await counts();
+    const broken = path.join(scratch, "broken.json");
+    await writeFile(broken, JSON.stringify(ghostExport()).slice(0, 500));
+    let run = await runCli("import", ["--ghost", broken], site());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^The Ghost export is not valid JSON/);
+
+    await writeFile(broken, JSON.stringify({ db: [{ data: { tags: [] } }] }));
+    run = await runCli("import", ["--ghost", broken], site());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^This is not a Ghost JSON export: db\[0\]\.data\.posts/);
+    expect(run.stderr).toContain("Nothing was imported.");
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TIMEOUT }, () => {
+  let first: Awaited<ReturnType<typeof runCli>>;
+
+  beforeAll(async () => {
+    first = await runCli("import", ["--ghost", exportFile, "--images", imagesDir], site());
+  }, 60_000);
+
+  it("imports the posts, reports what it skipped and why", () => {
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("posts: 3");
+    expect(first.stdout).toContain("new accounts: 2");
+    expect(first.stdout).toContain("page about: pages are not posts here");
+    expect(first.stdout).toMatch(
+      /post too-long: its body is \d+ characters as Markdown; posts may have 20000/,
+    );
+    expect(first.stdout).toContain(
+      "__GHOST_URL__/content/images/2024/02/not-there.png (post lexical-draft): not in the images folder",
+    );
+    expect(first.stdout).toContain("post long-title: title shortened to 200 characters");
+    expect(first.stdout).toContain("post lexical-draft: no feature image, a plain one was given");
+  });
+
+  it("keeps dates and drafts, files posts under the primary tag, and converts every body format to Markdown", async () => {
+    const { db } = server.app.deps;
+    const posts = await db.selectFrom("posts").selectAll().orderBy("created_at").execute();
+    expect(posts.map((post) => post.title)).toEqual([
+      `${LONG_TITLE.trim().slice(0, 199).trimEnd()}…`,
+      "Hello from Ghost",
+      "A Lexical draft",
+    ]);
+    const [mobiledoc, html, lexical] = posts;
+    expect(html).toMatchObject({
+      status: "published",
+      category: "Engineering",
+      created_at: "2023-05-01T10:00:00.000Z",
+      updated_at: "2023-05-07T11:00:00.000Z",
+      published_at: "2023-05-06T07:08:09.000Z",
+      body_format: "markdown",
+    });
+    expect(html?.description).toContain("## Intro");
+    expect(html?.description).toContain("Some **bold** text and [a link](https://ghost.org/).");
+    expect(html?.description).not.toContain("alert(1)");
+    expect(html?.html).not.toContain("<script");
+    expect(lexical).toMatchObject({
+      status: "draft",
+      published_at: null,
+      category: "Uncategorized",
+    });
+    expect(lexical?.description).toContain("## Lexical heading");
+    expect(lexical?.description).toContain("**Bold words** and [a link](https://example.com/)");
+    expect(lexical?.description).toContain("- first\n- second");
+    expect(mobiledoc).toMatchObject({
+      category: "Travel",
+      published_at: "2022-01-02T00:00:00.000Z",
+    });
+    expect(mobiledoc?.description).toBe("Mobiledoc *markdown* card.\n\n> quoted");
+    expect(mobiledoc?.title).toHaveLength(200);
+  });
+
+  it("stores the images through the image pipeline and points the body at them", async () => {
+    const { db } = server.app.deps;
+    const post = await db
+      .selectFrom("posts")
+      .selectAll()
+      .where("title", "=", "Hello from Ghost")
+      .executeTakeFirstOrThrow();
+    const bodyImage = await db
+      .selectFrom("body_images")
+      .selectAll()
+      .where("post_id", "=", post.id)
+      .executeTakeFirstOrThrow();
+    expect(bodyImage).toMatchObject({ width: 900, height: 600 });
+    expect(post.description).toContain(
+      `![A photo](${server.url}/uploads/${bodyImage.image_key}/lg.webp)`,
+    );
+    expect(post.html).toContain(`src="${server.url}/uploads/${bodyImage.image_key}/lg.webp"`);
+    const files = await allFiles(path.join(server.dataDir, "uploads"));
+    for (const key of [post.image_key, bodyImage.image_key]) {
+      for (const variant of ["sm", "md", "lg"]) {
+        const file = files[`${key}/${variant}.webp`];
+        expect(file?.subarray(8, 12).toString("latin1"), `${key} ${variant}`).toBe("WEBP");
+      }
+    }
+    const page = await api().get<{ image: { url: string } }>(`/api/posts/${post.id}`);
+    expect(page.status).toBe(200);
+    expect(page.body.image.url).toBe(`${server.url}/uploads/${post.image_key}/lg.webp`);
+  });
+
+  it("makes authors accounts that sign in only after resetting their password", async () => {
+    const { db } = server.app.deps;
+    const ada = await db
+      .selectFrom("users")
+      .selectAll()
+      .where("email_key", "=", "ada@ghost.example.org")
+      .executeTakeFirstOrThrow();
+    expect(ada).toMatchObject({
+      username: "AdaLovelace",
+      is_verified: 0,
+      is_admin: 0,
+      bio: "Writes.",
+    });
+    expect(ada.password_hash).toMatch(/^\$argon2id\$/);
+    const guess = await api().post("/api/auth/login", {
+      email: "ada@ghost.example.org",
+      password: "Secret-Pass1!",
+    });
+    expect(guess.status).not.toBe(200);
+
+    const sent = await api().post("/api/password/reset-password-link", {
+      email: "ada@ghost.example.org",
+    });
+    expect(sent.status).toBe(200);
+    const link = await mailedLink(server.dataDir, "ada@ghost.example.org", "reset");
+    const reset = await api().post(`/api/password${link.pathname}`, { password: "N3w!password" });
+    expect(reset.status, reset.text).toBe(200);
+    const login = await api().post("/api/auth/login", {
+      email: "ada@ghost.example.org",
+      password: "N3w!password",
+    });
+    expect(login.status, login.text).toBe(200);
+  });
+
+  it("adds nothing when run again: every post is skipped as already imported", async () => {
+    const before = await counts();
+    const again = await runCli("import", ["--ghost", exportFile, "--images", imagesDir], site());
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("posts: 0");
+    expect(again.stdout).toContain("new accounts: 0");
+    expect(again.stdout).toContain("post hello-from-ghost: already imported");
+    expect(await counts()).toEqual(before);
+  });
+});

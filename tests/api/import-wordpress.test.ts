@@ -1,0 +1,292 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pngImage } from "../support/images.js";
+import { allFiles, runCli } from "../support/porting.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+/** Each command is a process of its own that loads the sources: seconds each on a busy machine. */
+const CLI_TIMEOUT = 120_000;
+
+let server: TestServer;
+let scratch: string;
+let exportFile: string;
+let uploadsDir: string;
+const site = () => ({
+  dataDir: server.dataDir,
+  databaseUrl: server.config.databaseUrl,
+  publicUrl: server.config.publicUrl,
+});
+
+const cdata = (text: string) => `<![CDATA[${text}]]>`;
+
+function comment(fields: {
+  id: number;
+  author: string;
+  email: string;
+  date: string;
+  content: string;
+  approved: string;
+  type?: string;
+}) {
+  return `<wp:comment>
+      <wp:comment_id>${String(fields.id)}</wp:comment_id>
+      <wp:comment_author>${cdata(fields.author)}</wp:comment_author>
+      <wp:comment_author_email>${cdata(fields.email)}</wp:comment_author_email>
+      <wp:comment_date>${fields.date}</wp:comment_date>
+      <wp:comment_date_gmt>${fields.date}</wp:comment_date_gmt>
+      <wp:comment_content>${cdata(fields.content)}</wp:comment_content>
+      <wp:comment_approved>${cdata(fields.approved)}</wp:comment_approved>
+      <wp:comment_type>${cdata(fields.type ?? "comment")}</wp:comment_type>
+      <wp:comment_parent>0</wp:comment_parent>
+    </wp:comment>`;
+}
+
+/** A WordPress eXtended RSS 1.2 file in its documented shape (Tools > Export). */
+function wxr() {
+  return `<?xml version="1.0" encoding="UTF-8" ?>
+<rss version="2.0"
+  xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/"
+  xmlns:content="http://purl.org/rss/1.0/modules/content/"
+  xmlns:wfw="http://wellformedweb.org/CommentAPI/"
+  xmlns:dc="http://purl.org/dc/elements/1.1/"
+  xmlns:wp="http://wordpress.org/export/1.2/">
+<channel>
+  <title>My WordPress Blog</title>
+  <link>https://wp.example.com</link>
+  <wp:wxr_version>1.2</wp:wxr_version>
+  <wp:author>
+    <wp:author_id>1</wp:author_id>
+    <wp:author_login>${cdata("linus")}</wp:author_login>
+    <wp:author_email>${cdata("linus@wp.example.com")}</wp:author_email>
+    <wp:author_display_name>${cdata("Linus T")}</wp:author_display_name>
+  </wp:author>
+  <wp:category>
+    <wp:term_id>3</wp:term_id>
+    <wp:category_nicename>${cdata("kernel-news")}</wp:category_nicename>
+    <wp:cat_name>${cdata("Kernel News")}</wp:cat_name>
+  </wp:category>
+  <item>
+    <title>First post</title>
+    <link>https://wp.example.com/first-post/</link>
+    <pubDate>Tue, 02 Jan 2024 03:04:05 +0000</pubDate>
+    <dc:creator>${cdata("linus")}</dc:creator>
+    <content:encoded>${cdata(
+      '<!-- wp:paragraph -->\nHello &amp; welcome.\n\nSecond paragraph with <em>emphasis</em>.\n\n<img src="https://wp.example.com/wp-content/uploads/2024/01/diagram.png" alt="Diagram" />\n<!-- /wp:paragraph -->',
+    )}</content:encoded>
+    <wp:post_id>10</wp:post_id>
+    <wp:post_date>${cdata("2024-01-02 04:04:05")}</wp:post_date>
+    <wp:post_date_gmt>${cdata("2024-01-02 03:04:05")}</wp:post_date_gmt>
+    <wp:post_modified_gmt>${cdata("2024-01-03 00:00:00")}</wp:post_modified_gmt>
+    <wp:post_name>${cdata("first-post")}</wp:post_name>
+    <wp:status>${cdata("publish")}</wp:status>
+    <wp:post_type>${cdata("post")}</wp:post_type>
+    <category domain="post_tag" nicename="misc">${cdata("Misc")}</category>
+    <category domain="category" nicename="kernel-news">${cdata("Kernel News")}</category>
+    <wp:postmeta>
+      <wp:meta_key>${cdata("_thumbnail_id")}</wp:meta_key>
+      <wp:meta_value>${cdata("11")}</wp:meta_value>
+    </wp:postmeta>
+    ${comment({ id: 1, author: "Reader One", email: "reader@example.net", date: "2024-01-05 06:07:08", content: "Great <b>post</b>!", approved: "1" })}
+    ${comment({ id: 2, author: "Spammer", email: "spam@example.net", date: "2024-01-05 06:07:09", content: "Buy things", approved: "0" })}
+    ${comment({ id: 3, author: "Other blog", email: "", date: "2024-01-05 06:07:10", content: "Linked to you", approved: "1", type: "pingback" })}
+    ${comment({ id: 4, author: "Terse", email: "terse@example.net", date: "2024-01-05 06:07:11", content: "k", approved: "1" })}
+  </item>
+  <item>
+    <title>cover</title>
+    <wp:post_id>11</wp:post_id>
+    <wp:post_type>${cdata("attachment")}</wp:post_type>
+    <wp:status>${cdata("inherit")}</wp:status>
+    <wp:attachment_url>${cdata("https://wp.example.com/wp-content/uploads/2024/01/cover.png")}</wp:attachment_url>
+  </item>
+  <item>
+    <title>Work in progress</title>
+    <dc:creator>${cdata("linus")}</dc:creator>
+    <content:encoded>${cdata("<p>Not done yet.</p>")}</content:encoded>
+    <wp:post_id>12</wp:post_id>
+    <wp:post_date>${cdata("2024-03-04 05:06:07")}</wp:post_date>
+    <wp:post_date_gmt>${cdata("0000-00-00 00:00:00")}</wp:post_date_gmt>
+    <wp:post_name>${cdata("")}</wp:post_name>
+    <wp:status>${cdata("draft")}</wp:status>
+    <wp:post_type>${cdata("post")}</wp:post_type>
+  </item>
+  <item>
+    <title>Private notes</title>
+    <dc:creator>${cdata("linus")}</dc:creator>
+    <content:encoded>${cdata("<p>Mine.</p>")}</content:encoded>
+    <wp:post_id>13</wp:post_id>
+    <wp:post_date_gmt>${cdata("2024-03-04 05:06:07")}</wp:post_date_gmt>
+    <wp:post_name>${cdata("private-notes")}</wp:post_name>
+    <wp:status>${cdata("private")}</wp:status>
+    <wp:post_type>${cdata("post")}</wp:post_type>
+  </item>
+  <item>
+    <title>Contact</title>
+    <wp:post_id>14</wp:post_id>
+    <wp:post_name>${cdata("contact")}</wp:post_name>
+    <wp:status>${cdata("publish")}</wp:status>
+    <wp:post_type>${cdata("page")}</wp:post_type>
+  </item>
+</channel>
+</rss>
+`;
+}
+
+async function counts() {
+  const { db } = server.app.deps;
+  const count = async (table: "posts" | "users" | "categories" | "comments") =>
+    Number(
+      (await db.selectFrom(table).select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n,
+    );
+  return {
+    posts: await count("posts"),
+    users: await count("users"),
+    categories: await count("categories"),
+    comments: await count("comments"),
+    files: Object.keys(await allFiles(path.join(server.dataDir, "uploads"))).length,
+  };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  scratch = await mkdtemp(path.join(os.tmpdir(), "blog-wordpress-"));
+  exportFile = path.join(scratch, "export.xml");
+  await writeFile(exportFile, wxr());
+  uploadsDir = path.join(scratch, "uploads");
+  await mkdir(path.join(uploadsDir, "2024", "01"), { recursive: true });
+  await writeFile(path.join(uploadsDir, "2024", "01", "diagram.png"), await pngImage(640, 480));
+  await writeFile(path.join(uploadsDir, "2024", "01", "cover.png"), await pngImage(1200, 600));
+});
+
+afterAll(async () => {
+  await server.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe(
+  "npm run import -- --wordpress: refusals, nothing written",
+  { timeout: CLI_TIMEOUT },
+  () => {
+    it("refuses a file that is not there", async () => {
+      const before = await counts();
+      const run = await runCli("import", ["--wordpress", path.join(scratch, "none.xml")], site());
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("There is no file");
+      expect(await counts()).toEqual(before);
+    });
+
+    it("refuses XML that is not well-formed (a cut file) and XML that is not WXR", async () => {
+      const before = await counts();
+      const broken = path.join(scratch, "broken.xml");
+      const whole = wxr();
+      await writeFile(broken, whole.slice(0, Math.floor(whole.length * 0.8)));
+      let run = await runCli("import", ["--wordpress", broken], site());
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^The WordPress export is not well-formed XML/);
+
+      await writeFile(broken, '<?xml version="1.0"?><rss version="2.0"><channel></channel></rss>');
+      run = await runCli("import", ["--wordpress", broken], site());
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^This is not a WordPress export \(WXR\)/);
+      expect(await counts()).toEqual(before);
+    });
+  },
+);
+
+describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI_TIMEOUT }, () => {
+  let first: Awaited<ReturnType<typeof runCli>>;
+
+  beforeAll(async () => {
+    first = await runCli("import", ["--wordpress", exportFile, "--images", uploadsDir], site());
+  }, 60_000);
+
+  it("imports posts and approved comments, and reports what it skipped and why", () => {
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("posts: 2");
+    expect(first.stdout).toContain("comments: 1");
+    expect(first.stdout).toContain("a comment by Spammer on first-post: it was not approved");
+    expect(first.stdout).toContain(
+      "a comment by Terse on first-post: comments have 2 to 2000 characters; it has 1",
+    );
+    expect(first.stdout).toContain("post private-notes: its status is private");
+    expect(first.stdout).toContain("page contact: only posts are imported");
+    expect(first.stdout).not.toContain("Other blog");
+  });
+
+  it("keeps dates, status, category, author and the feature and body images", async () => {
+    const { db } = server.app.deps;
+    const posts = await db.selectFrom("posts").selectAll().orderBy("created_at").execute();
+    expect(posts.map((post) => [post.title, post.status])).toEqual([
+      ["First post", "published"],
+      ["Work in progress", "draft"],
+    ]);
+    const [published, draft] = posts;
+    expect(published).toMatchObject({
+      category: "Kernel News",
+      created_at: "2024-01-02T03:04:05.000Z",
+      published_at: "2024-01-02T03:04:05.000Z",
+      updated_at: "2024-01-03T00:00:00.000Z",
+    });
+    expect(draft).toMatchObject({
+      published_at: null,
+      category: "Uncategorized",
+      created_at: "2024-03-04T05:06:07.000Z",
+    });
+    expect(published?.description).toMatch(
+      /^Hello & welcome\.\n\nSecond paragraph with \*emphasis\*\./,
+    );
+    const bodyImage = await db
+      .selectFrom("body_images")
+      .selectAll()
+      .where("post_id", "=", published?.id ?? "")
+      .executeTakeFirstOrThrow();
+    expect(bodyImage).toMatchObject({ width: 640, height: 480 });
+    expect(published?.description).toContain(
+      `![Diagram](${server.url}/uploads/${bodyImage.image_key}/lg.webp)`,
+    );
+    const files = await allFiles(path.join(server.dataDir, "uploads"));
+    expect(files[`${published?.image_key ?? ""}/lg.webp`]?.subarray(8, 12).toString("latin1")).toBe(
+      "WEBP",
+    );
+    expect(first.stdout).not.toContain("post first-post: no feature image");
+
+    const author = await db
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "=", published?.user_id ?? "")
+      .executeTakeFirstOrThrow();
+    expect(author).toMatchObject({
+      username: "LinusT",
+      email: "linus@wp.example.com",
+      is_verified: 0,
+    });
+    const comments = await db
+      .selectFrom("comments")
+      .innerJoin("users", "users.id", "comments.user_id")
+      .select(["text", "comments.created_at", "users.email", "users.username"])
+      .execute();
+    expect(comments).toEqual([
+      {
+        text: "Great **post**!",
+        created_at: "2024-01-05T06:07:08.000Z",
+        email: "reader@example.net",
+        username: "ReaderOne",
+      },
+    ]);
+  });
+
+  it("adds nothing when run again", async () => {
+    const before = await counts();
+    const again = await runCli(
+      "import",
+      ["--wordpress", exportFile, "--images", uploadsDir],
+      site(),
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("posts: 0");
+    expect(again.stdout).toContain("post first-post: already imported");
+    expect(await counts()).toEqual(before);
+  });
+});
