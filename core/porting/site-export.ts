@@ -199,13 +199,18 @@ async function dumpTables(
 
 /** The image files the rows name (each image is stored at every variant width). */
 async function namedImageFiles(db: Kysely<Database>) {
-  const [posts, users, bodyImages] = await Promise.all([
+  const [posts, users, bodyImages, logos] = await Promise.all([
     db.selectFrom("posts").select("image_key as key").execute(),
     db.selectFrom("users").select("photo_key as key").where("photo_key", "is not", null).execute(),
     db.selectFrom("body_images").select("image_key as key").execute(),
+    db
+      .selectFrom("site_settings")
+      .select("logo_key as key")
+      .where("logo_key", "is not", null)
+      .execute(),
   ]);
   const keys = new Set<string>();
-  for (const { key } of [...posts, ...users, ...bodyImages]) {
+  for (const { key } of [...posts, ...users, ...bodyImages, ...logos]) {
     if (!key) continue;
     for (const { name } of IMAGE_VARIANTS) keys.add(`${key}/${name}.webp`);
   }

@@ -12,6 +12,7 @@ export const CARRIED_TABLES = [
   "body_images",
   "audit_log",
   "reports",
+  "site_settings",
 ] as const;
 
 export type CarriedTable = (typeof CARRIED_TABLES)[number];
@@ -26,6 +27,7 @@ export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
   body_images: ["image_key"],
   audit_log: ["id"],
   reports: ["id"],
+  site_settings: ["id"],
 };
 
 /** Tables left out, each with the reason (the report of an export prints them). */

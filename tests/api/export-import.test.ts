@@ -84,6 +84,7 @@ async function seedSite(site: Site) {
         status: "scheduled",
         publish_at: "2030-05-06T07:08:09.000Z",
         description: "x".repeat(20_000),
+        image_alt: odd,
       })
       .where("id", "=", post.id)
       .execute();
@@ -149,6 +150,19 @@ async function seedSite(site: Site) {
         decided_by_name: "ada",
         decided_at: "2026-03-02T00:00:00.000Z",
         created_at: "2026-03-01T12:00:00.000Z",
+      })
+      .execute();
+    const logo = await storeImage(storage, await pngImage(400, 100), 7_000_000);
+    await db
+      .insertInto("site_settings")
+      .values({
+        id: "site",
+        title: odd,
+        welcome: "Welcome",
+        contact_phone: "+1 555 0100",
+        contact_email: "desk@example.com",
+        logo_key: logo,
+        updated_at: "2026-03-03T00:00:00.000Z",
       })
       .execute();
     // Left out of an archive on purpose (decision 019).
