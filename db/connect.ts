@@ -20,6 +20,7 @@ import { postStatus } from "./migrations/005-post-status.js";
 import { bodyImages } from "./migrations/006-body-images.js";
 import { conversations } from "./migrations/007-conversations.js";
 import { search } from "./migrations/008-search.js";
+import { follows } from "./migrations/009-follows.js";
 import { siteSettings } from "./migrations/011-site-settings.js";
 import { coverAlt } from "./migrations/012-cover-alt.js";
 import type { Database } from "./schema.js";
@@ -67,6 +68,7 @@ const migrations: MigrationProvider = {
       "006-body-images": bodyImages,
       "007-conversations": conversations,
       "008-search": search,
+      "009-follows": follows,
       "011-site-settings": siteSettings,
       "012-cover-alt": coverAlt,
     }),
