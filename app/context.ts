@@ -15,6 +15,8 @@ export type LimitName =
   | "preview"
   | "profile"
   | "report"
+  | "follow"
+  | "bookmark"
   | "settings"
   | "search"
   | "unsubscribe";

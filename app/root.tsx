@@ -10,8 +10,10 @@ import {
   ScrollRestoration,
   useNavigation,
   useRouteLoaderData,
+  type ShouldRevalidateFunction,
 } from "react-router";
 import { listCategories } from "../core/categories/categories-service.js";
+import { countUnread } from "../core/notifications/notifications-service.js";
 import type { Route } from "./+types/root";
 import { Footer } from "./features/layout/footer.js";
 import { Header } from "./features/layout/header.js";
@@ -21,9 +23,11 @@ import { clearedFlashCookie, readFlash } from "./features/flash.server.js";
 import { ToastProvider, useToastOn } from "./ui/toasts.js";
 import { useShownTheme } from "./features/theme/theme-menu.js";
 import stylesheet from "./styles.css?url";
+import readingStyles from "./features/reading/reading.css?url";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
+  { rel: "stylesheet", href: readingStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "alternate", type: "application/rss+xml", href: "/rss.xml", title: "RSS" },
 ];
@@ -37,6 +41,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       nonce: context.cspNonce,
       theme: context.theme,
       categories: await listCategories(context.deps),
+      // The header bell's number (decision 016).
+      unread: context.viewer ? await countUnread(context.deps, context.viewer.actor.id) : 0,
       flash,
     },
     flash ? { headers: { "Set-Cookie": clearedFlashCookie } } : undefined,
@@ -45,6 +51,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** Passes the loader's Set-Cookie (the cleared flash) on to the page's response. */
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+/** Leaving the notifications page (which marks what it shows read), the bell counts again. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  defaultShouldRevalidate,
+}) => defaultShouldRevalidate || currentUrl.pathname === "/notifications";
 
 /** SPEC.md 9: swipe threshold 20 px, scroll-to-top after 150 px. */
 const SWIPE_THRESHOLD = 20;

@@ -167,6 +167,9 @@ export const ProfileSchema = named(
       .string()
       .optional()
       .describe("A new address waiting for confirmation; only to the owner"),
+    followersCount: z.number().int().min(0),
+    followingCount: z.number().int().min(0),
+    followedByYou: z.boolean().optional().describe("Only to a signed-in viewer"),
   }),
 );
 
@@ -278,5 +281,33 @@ export const SearchResultsSchema = named(
           .describe("Plain text around the best match; `match` marks the words searched for"),
       }),
     ),
+  }),
+);
+
+export const FollowStateSchema = named(
+  "FollowState",
+  z.object({ following: z.boolean(), followersCount: z.number().int().min(0) }),
+);
+
+export const BookmarkStateSchema = named("BookmarkState", z.object({ bookmarked: z.boolean() }));
+
+export const NotificationSchema = named(
+  "Notification",
+  z.object({
+    _id: id,
+    kind: z.enum(["comment", "reply", "like", "follow"]),
+    actor: PublicUserSchema,
+    postId: id.optional(),
+    commentId: id.optional(),
+    read: z.boolean(),
+    createdAt: time,
+  }),
+);
+
+export const NotificationListSchema = named(
+  "NotificationList",
+  z.object({
+    unread: z.number().int().min(0).describe("All unread, not only this page's"),
+    notifications: z.array(NotificationSchema),
   }),
 );

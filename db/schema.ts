@@ -199,6 +199,37 @@ export interface ReportsTable {
   created_at: string;
 }
 
+/** Who follows whom (decision 016). */
+export interface FollowsTable {
+  follower_id: string;
+  followee_id: string;
+  created_at: string;
+}
+
+/** A post a reader saved for later. */
+export interface BookmarksTable {
+  user_id: string;
+  post_id: string;
+  created_at: string;
+}
+
+export type NotificationKind = "comment" | "reply" | "like" | "follow";
+
+/** What someone else did to the recipient: written in the action's own transaction. */
+export interface NotificationsTable {
+  id: string;
+  recipient_id: string;
+  actor_id: string;
+  kind: NotificationKind;
+  /** The post commented on or liked; null for a follow. */
+  post_id: string | null;
+  /** The new comment or reply; null for a like or a follow. */
+  comment_id: string | null;
+  /** When the recipient saw it; null while unread. */
+  read_at: string | null;
+  created_at: string;
+}
+
 /** A person's choices; no row means the defaults (decision 017). */
 export interface UserSettingsTable {
   user_id: string;
@@ -252,6 +283,9 @@ export interface Database {
   body_images: BodyImagesTable;
   audit_log: AuditLogTable;
   reports: ReportsTable;
+  follows: FollowsTable;
+  bookmarks: BookmarksTable;
+  notifications: NotificationsTable;
   site_settings: SiteSettingsTable;
   user_settings: UserSettingsTable;
   site_secrets: SiteSecretsTable;

@@ -5,6 +5,8 @@ import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { NoPosts, PostGrid } from "../features/posts/post-card.js";
+import { saveButtons } from "../features/reading/bookmark-button.js";
+import { savedOnPage } from "../features/reading/saved.server.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/category";
 
@@ -30,6 +32,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     page,
     pages: Math.ceil(total / PAGE_SIZE),
     site: context.site,
+    saved: await savedOnPage(context, posts),
   };
 }
 
@@ -41,11 +44,11 @@ export const meta = ({ loaderData: data }: Route.MetaArgs) =>
   });
 
 export default function Category({ loaderData }: Route.ComponentProps) {
-  const { category, posts, page, pages } = loaderData;
+  const { category, posts, page, pages, saved } = loaderData;
   return (
     <>
       <h1 className="page-title">{category}</h1>
-      {posts.length === 0 ? <NoPosts /> : <PostGrid posts={posts} />}
+      {posts.length === 0 ? <NoPosts /> : <PostGrid posts={posts} actions={saveButtons(saved)} />}
       <Pager page={page} pages={pages} path={categoryPath(category)} />
     </>
   );

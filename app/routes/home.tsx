@@ -1,7 +1,11 @@
 import { Link } from "react-router";
-import { listPosts } from "../../core/posts/posts-service.js";
+import { PAGE_SIZE } from "../../contract/limits.js";
+import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { getSiteOwner } from "../../core/users/users-service.js";
+import { pageFrom, Pager } from "../features/posts/pager.js";
 import { PostGrid } from "../features/posts/post-card.js";
+import { saveButtons } from "../features/reading/bookmark-button.js";
+import { savedOnPage } from "../features/reading/saved.server.js";
 import { pageMeta } from "../meta.js";
 import { SocialLinks } from "../features/users/social-links.js";
 import { loginReturningTo, returnPath } from "../features/auth/return-path.js";
@@ -10,21 +14,33 @@ import type { Route } from "./+types/home";
 /** An author profile a visitor was sent home from (SPEC.md 2 sends them here). */
 const PROFILE_PATH = /^\/profile\/[^/?#]+$/;
 
+/** A signed-in reader's home has a "Following" tab: their writers' posts (decision 016). */
+const FOLLOWING_PATH = "/?tab=following";
+
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const [posts, owner] = await Promise.all([
-    listPosts(context.deps, {}, 1),
+  const actor = context.viewer?.actor;
+  const url = new URL(request.url);
+  const following = actor !== undefined && url.searchParams.get("tab") === "following";
+  // A visitor's home is the same for everyone (kept and shared): the recent posts alone.
+  const page = following ? pageFrom(request.url) : 1;
+  const filter = following ? { followedBy: actor.id } : {};
+  const [posts, owner, total] = await Promise.all([
+    listPosts(context.deps, filter, page),
     getSiteOwner(context.deps),
+    following ? countPosts(context.deps, filter) : 0,
   ]);
-  const from = returnPath(new URL(request.url).searchParams.get("from"));
+  const from = returnPath(url.searchParams.get("from"));
   const profileAsked = !context.viewer && from && PROFILE_PATH.test(from) ? from : undefined;
-  return { posts, owner, site: context.site, profileAsked };
+  const saved = await savedOnPage(context, posts);
+  const feed = following ? { page, pages: Math.ceil(total / PAGE_SIZE) } : undefined;
+  return { posts, owner, site: context.site, profileAsked, saved, signedIn: !!actor, feed };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, { description: loaderData.site.welcome, path: "/" });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { posts, owner, site, profileAsked } = loaderData;
+  const { posts, owner, site, profileAsked, saved, signedIn, feed } = loaderData;
   return (
     <>
       {profileAsked ? (
@@ -49,19 +65,45 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {owner ? <SocialLinks links={owner.socialMedia} /> : null}
         </div>
       </section>
-      <section aria-labelledby="recent">
-        <h2 id="recent" className="section-title">
-          {posts.length > 0 ? "Recent Posts" : "No Posts Yet"}
-        </h2>
-        <PostGrid posts={posts} />
-        {posts.length > 0 ? (
-          <div className="center">
-            <Link to="/posts" className="button">
-              Load More
-            </Link>
-          </div>
-        ) : null}
-      </section>
+      {signedIn ? (
+        <nav aria-label="Home tabs" className="home-tabs">
+          <Link to="/" aria-current={feed ? undefined : "page"}>
+            Recent
+          </Link>
+          <Link to={FOLLOWING_PATH} aria-current={feed ? "page" : undefined}>
+            Following
+          </Link>
+        </nav>
+      ) : null}
+      {feed ? (
+        <section aria-labelledby="following">
+          <h2 id="following" className="section-title">
+            From writers you follow
+          </h2>
+          {posts.length === 0 ? (
+            <p className="muted center">
+              New posts of the writers you follow show here. Follow writers from their profiles.
+            </p>
+          ) : (
+            <PostGrid posts={posts} actions={saveButtons(saved)} />
+          )}
+          <Pager page={feed.page} pages={feed.pages} path={FOLLOWING_PATH} />
+        </section>
+      ) : (
+        <section aria-labelledby="recent">
+          <h2 id="recent" className="section-title">
+            {posts.length > 0 ? "Recent Posts" : "No Posts Yet"}
+          </h2>
+          <PostGrid posts={posts} actions={saveButtons(saved)} />
+          {posts.length > 0 ? (
+            <div className="center">
+              <Link to="/posts" className="button">
+                Load More
+              </Link>
+            </div>
+          ) : null}
+        </section>
+      )}
     </>
   );
 }

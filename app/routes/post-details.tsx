@@ -1,11 +1,10 @@
-import { data, Link, useActionData } from "react-router";
-import { listCategories } from "../../core/categories/categories-service.js";
+import { data, Link, useActionData, useRouteLoaderData } from "react-router";
 import { canEditComment } from "../../core/comments/policies.js";
 import { canDeletePost, canEditPost } from "../../core/posts/policies.js";
 import { listCommentThreads } from "../../core/comments/threads.js";
 import { getPost } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
-import { getProfile } from "../../core/users/users-service.js";
+import { getProfileBasics } from "../../core/users/users-service.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import { imageSources } from "../ui/format.js";
@@ -17,12 +16,16 @@ import { postAction } from "../features/posts/post-action.server.js";
 import { PostStatusNotice } from "../features/posts/publish-controls.js";
 import { CommentForm, Likes, OwnerTools, ShareMenu } from "../features/posts/post-interactions.js";
 import { SocialLinks } from "../features/users/social-links.js";
+import { BookmarkButton } from "../features/reading/bookmark-button.js";
+import { FollowButton } from "../features/reading/follow-button.js";
+import { readerStateOfPost } from "../../core/bookmarks/bookmarks-service.js";
 import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { CommentIcon } from "../ui/icons.js";
 import { useToastOn } from "../ui/toasts.js";
 import postBodyStyles from "../features/posts/post-body.css?url";
 import publishingStyles from "../features/posts/publishing.css?url";
 import commentStyles from "../features/comments/comments.css?url";
+import type { loader as rootLoader } from "../root.js";
 import type { Route } from "./+types/post-details";
 
 export const links: Route.LinksFunction = () => [
@@ -37,25 +40,29 @@ const THREADS_PER_PAGE = 50;
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   try {
     const actor = context.viewer?.actor;
-    const [post, categories, comments] = await Promise.all([
+    const [post, comments] = await Promise.all([
       getPost(context.deps, actor, params.id, false),
-      listCategories(context.deps),
       listCommentThreads(context.deps, params.id, {
         page: pageParam(request.url, "comments"),
         perPage: THREADS_PER_PAGE,
       }),
     ]);
     // The author box after the post: what their profile says of them, never their e-mail.
-    const { bio, socialMedia } = await getProfile(context.deps, undefined, post.user._id, {
-      withPosts: false,
-    });
+    const [{ bio, socialMedia }, reader] = await Promise.all([
+      getProfileBasics(context.deps, undefined, post.user._id, { withPosts: false }),
+      // The signed-in reader's Saved and Following state (decision 016).
+      actor
+        ? readerStateOfPost(context.deps, actor, { id: post._id, authorId: post.user._id })
+        : undefined,
+    ]);
     const owned = { user_id: post.user._id };
     // Readers get the rendered body only; its Markdown goes to the author's edit form alone.
     const { description, ...shown } = post;
     return {
       post: shown,
       author: { bio, socialMedia },
-      categories,
+      following: reader?.following === true,
+      saved: reader?.saved === true,
       site: context.site,
       viewerId: actor?.id,
       editable: canEditPost(actor, owned)
@@ -113,7 +120,10 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
 };
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
-  const { post, author, viewerId, site, categories, editable, canDelete, comments } = loaderData;
+  const { post, author, viewerId, site, editable, canDelete, comments } = loaderData;
+  // The edit form's choices: the categories the root loads for the header.
+  const categories = useRouteLoaderData<typeof rootLoader>("root")?.categories ?? [];
+  const { following, saved } = loaderData;
   const editableComments = new Set(loaderData.editableComments);
   const commentsPager = (
     <Pager
@@ -196,15 +206,27 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           loading="lazy"
         />
         <div>
-          <p className="author-name">
-            Written by <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
-          </p>
+          <div className="follow-row">
+            <p className="author-name">
+              Written by <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
+            </p>
+            {viewerId !== undefined && viewerId !== post.user._id ? (
+              <FollowButton
+                userId={post.user._id}
+                username={post.user.username}
+                following={following}
+              />
+            ) : null}
+          </div>
           {author.bio ? <p className="muted">{author.bio}</p> : null}
           <SocialLinks links={author.socialMedia} />
         </div>
       </aside>
       <section className="likes" aria-label="Likes">
         <Likes likes={post.likes} count={post.likesCount} liked={liked} signedIn={signedIn} />
+        {signedIn && post.status === "published" ? (
+          <BookmarkButton postId={post._id} title={post.title} saved={saved} />
+        ) : null}
         {signedIn ? (
           <ShareMenu url={`${site.publicUrl}/posts/details/${post._id}`} title={post.title} />
         ) : null}

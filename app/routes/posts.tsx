@@ -2,6 +2,8 @@ import { PAGE_SIZE } from "../../contract/limits.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { NoPosts, PostGrid } from "../features/posts/post-card.js";
+import { saveButtons } from "../features/reading/bookmark-button.js";
+import { savedOnPage } from "../features/reading/saved.server.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/posts";
 
@@ -11,7 +13,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     listPosts(context.deps, {}, page),
     countPosts(context.deps),
   ]);
-  return { posts, page, pages: Math.ceil(total / PAGE_SIZE), site: context.site };
+  const saved = await savedOnPage(context, posts);
+  return { posts, page, pages: Math.ceil(total / PAGE_SIZE), site: context.site, saved };
 }
 
 export const meta = ({ loaderData: data }: Route.MetaArgs) =>
@@ -22,11 +25,11 @@ export const meta = ({ loaderData: data }: Route.MetaArgs) =>
   });
 
 export default function Posts({ loaderData }: Route.ComponentProps) {
-  const { posts, page, pages } = loaderData;
+  const { posts, page, pages, saved } = loaderData;
   return (
     <>
       <h1 className="page-title">Posts</h1>
-      {posts.length === 0 ? <NoPosts /> : <PostGrid posts={posts} />}
+      {posts.length === 0 ? <NoPosts /> : <PostGrid posts={posts} actions={saveButtons(saved)} />}
       <Pager page={page} pages={pages} path="/posts" />
     </>
   );

@@ -27,6 +27,9 @@ import {
   type ProfileTab,
 } from "../features/posts/unpublished-list.js";
 import { SocialLinks } from "../features/users/social-links.js";
+import { saveButtons } from "../features/reading/bookmark-button.js";
+import { FollowButton, FollowCounts } from "../features/reading/follow-button.js";
+import { savedOnPage } from "../features/reading/saved.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
 import { ReportMenu } from "../features/reports/report-menu.js";
 import { pageMeta } from "../meta.js";
@@ -59,6 +62,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       isOwner: canEditProfile(viewer.actor, profile._id),
       tab,
       seesUnpublished,
+      saved: tab === "posts" ? await savedOnPage(context, posts) : undefined,
     };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found")
@@ -123,7 +127,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   });
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { profile, posts, total, page, pages, isOwner, tab, seesUnpublished } = loaderData;
+  const { profile, posts, total, page, pages, isOwner, tab, seesUnpublished, saved } = loaderData;
   const profilePath = `/profile/${profile._id}`;
   const tabPath = (name: ProfileTab) =>
     name === "posts" ? profilePath : `${profilePath}?tab=${name}`;
@@ -142,6 +146,17 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         <h1>{profile.username}</h1>
         {profile.bio ? <p className="lead">{profile.bio}</p> : null}
         <SocialLinks links={profile.socialMedia} />
+        <FollowCounts
+          followersCount={profile.followersCount}
+          followingCount={profile.followingCount}
+        />
+        {isOwner ? null : (
+          <FollowButton
+            userId={profile._id}
+            username={profile.username}
+            following={profile.followedByYou === true}
+          />
+        )}
         {tab === "posts" ? (
           <p className="muted">
             {total} {total === 1 ? "article" : "articles"}
@@ -182,7 +197,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           posts.length === 0 ? (
             <NoPosts />
           ) : (
-            <PostGrid posts={posts} />
+            <PostGrid posts={posts} actions={saveButtons(saved)} />
           )
         ) : (
           <UnpublishedList posts={posts} empty={TABS[tab].empty} />

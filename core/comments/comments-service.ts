@@ -10,6 +10,7 @@ import { recordAudit } from "../audit/audit-log.js";
 import { queueConversationMail } from "../conversation-mail/queue.js";
 import type { CoreDeps } from "../deps.js";
 import { checkNewAccountBrake } from "../spam/new-accounts.js";
+import { notify } from "../notifications/notifications-service.js";
 import { findPost, findVisiblePost, postMessages } from "../posts/posts-service.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
@@ -79,13 +80,13 @@ async function replyPlace(deps: CoreDeps, postId: string, parentId: string, text
   if (parent.post_id !== postId) {
     throw invalid(contentMessages.parentOtherPost, { parentId: contentMessages.parentOtherPost });
   }
-  if (parent.parent_id === null) return { threadId: parent.id, text };
+  if (parent.parent_id === null) return { threadId: parent.id, text, repliedTo: parent.user_id };
   const address = `@${parent.username}`;
   const addressed =
     text.startsWith(address) || address.length + 1 + text.length > COMMENT_MAX
       ? text
       : `${address} ${text}`;
-  return { threadId: parent.parent_id, text: addressed };
+  return { threadId: parent.parent_id, text: addressed, repliedTo: parent.user_id };
 }
 
 export async function createComment(deps: CoreDeps, actor: Actor, body: unknown) {
@@ -95,23 +96,34 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
   await checkNewAccountBrake(deps, actor, "comments");
   const place = input.parentId
     ? await replyPlace(deps, post.id, input.parentId, input.text)
-    : { threadId: null, text: input.text };
+    : { threadId: null, text: input.text, repliedTo: undefined };
   const now = iso(deps.clock());
   const id = newId();
   try {
     await changingContent(deps, () =>
-      deps.db
-        .insertInto("comments")
-        .values({
-          id,
-          post_id: post.id,
-          user_id: actor.id,
-          parent_id: place.threadId,
-          text: place.text,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute(),
+      deps.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("comments")
+          .values({
+            id,
+            post_id: post.id,
+            user_id: actor.id,
+            parent_id: place.threadId,
+            text: place.text,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        // The person answered hears of a reply; the post's author of every comment on it, once
+        // (an author answered on their own post is told of the reply alone).
+        const about = { postId: post.id, commentId: id };
+        if (place.repliedTo !== undefined) {
+          await notify(trx, deps, actor, { kind: "reply", recipientId: place.repliedTo, ...about });
+        }
+        if (place.repliedTo !== post.user_id) {
+          await notify(trx, deps, actor, { kind: "comment", recipientId: post.user_id, ...about });
+        }
+      }),
     );
   } catch (error) {
     // The post was deleted between the check and the insert.

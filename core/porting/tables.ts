@@ -13,6 +13,10 @@ export const CARRIED_TABLES = [
   "audit_log",
   "reports",
   "site_settings",
+  // Decision 016: who follows whom, saved posts, notifications (they refer to all of the above).
+  "follows",
+  "bookmarks",
+  "notifications",
   "user_settings",
 ] as const;
 
@@ -29,6 +33,9 @@ export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
   audit_log: ["id"],
   reports: ["id"],
   site_settings: ["id"],
+  follows: ["follower_id", "followee_id"],
+  bookmarks: ["user_id", "post_id"],
+  notifications: ["id"],
   user_settings: ["user_id"],
 };
 

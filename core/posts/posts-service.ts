@@ -14,6 +14,8 @@ import type { Kysely } from "kysely";
 import type { BodyFormat, Database, PostsTable } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
 import { findCategoryByTitle } from "../categories/categories-service.js";
+import { followeesOf } from "../follows/follows-service.js";
+import { notify, withdrawNotification } from "../notifications/notifications-service.js";
 import { presentComment } from "../comments/presenters.js";
 import { selectComments } from "../comments/queries.js";
 import type { CoreDeps } from "../deps.js";
@@ -58,6 +60,8 @@ export const postMessages = {
 export interface PostFilter {
   category?: string | undefined;
   userId?: string | undefined;
+  /** The authors this user follows (the signed-in reader's feed). */
+  followedBy?: string | undefined;
   status?: PostListStatus | undefined;
 }
 
@@ -68,6 +72,9 @@ function postIdsOf(deps: CoreDeps, filter: PostFilter) {
   if (status !== "any") ids = ids.where("posts.status", "=", status);
   if (filter.category !== undefined) ids = ids.where("posts.category", "=", filter.category);
   if (filter.userId !== undefined) ids = ids.where("posts.user_id", "=", filter.userId);
+  if (filter.followedBy !== undefined) {
+    ids = ids.where("posts.user_id", "in", followeesOf(deps.db, filter.followedBy));
+  }
   return ids;
 }
 
@@ -83,6 +90,9 @@ export async function listPosts(
     if (status !== "any") query = query.where("posts.status", "=", status);
     if (filter.category !== undefined) query = query.where("posts.category", "=", filter.category);
     if (filter.userId !== undefined) query = query.where("posts.user_id", "=", filter.userId);
+    if (filter.followedBy !== undefined) {
+      query = query.where("posts.user_id", "in", followeesOf(deps.db, filter.followedBy));
+    }
   } else {
     // The page's ids first, from the index alone; only those rows get their author and counts.
     // (With OFFSET on the full query, SQLite would compute the counts of every skipped row.)
@@ -151,6 +161,9 @@ export async function countPosts(deps: CoreDeps, filter: PostFilter = {}) {
   if (status !== "any") query = query.where("status", "=", status);
   if (filter.category !== undefined) query = query.where("category", "=", filter.category);
   if (filter.userId !== undefined) query = query.where("user_id", "=", filter.userId);
+  if (filter.followedBy !== undefined) {
+    query = query.where("user_id", "in", followeesOf(deps.db, filter.followedBy));
+  }
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -408,6 +421,11 @@ export async function listOwnPosts(deps: CoreDeps, actor: Actor, query: unknown)
   return listPosts(deps, { userId: actor.id, status }, pageNumber ?? 1);
 }
 
+/** `GET /api/posts/feed`: the published posts of the authors the reader follows, newest first. */
+export async function listFeed(deps: CoreDeps, actor: Actor, pageNumber = 1) {
+  return listPosts(deps, { followedBy: actor.id }, pageNumber);
+}
+
 /** Replaces the image of a post; the old files go once the new ones are in place. */
 export async function replacePostImage(
   deps: CoreDeps,
@@ -479,23 +497,29 @@ export async function deletePostIn(
  */
 export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
   const post = await requirePost(deps, actor, id);
-  await changingContent(deps, async () => {
-    const inserted = await deps.db
-      .insertInto("likes")
-      .values({ user_id: actor.id, post_id: post.id, created_at: iso(deps.clock()) })
-      .onConflict((oc) => oc.columns(["user_id", "post_id"]).doNothing())
-      .executeTakeFirst()
-      .catch(async (error: unknown) => {
-        if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
-        throw error;
-      });
-    if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) {
-      await deps.db
-        .deleteFrom("likes")
-        .where("user_id", "=", actor.id)
-        .where("post_id", "=", post.id)
-        .execute();
-    }
+  // The author hears of a like in its transaction; an unlike takes that back while it is unread.
+  const event = { kind: "like" as const, recipientId: post.user_id, postId: post.id };
+  await changingContent(deps, () =>
+    deps.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto("likes")
+        .values({ user_id: actor.id, post_id: post.id, created_at: iso(deps.clock()) })
+        .onConflict((oc) => oc.columns(["user_id", "post_id"]).doNothing())
+        .executeTakeFirst();
+      if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) {
+        await trx
+          .deleteFrom("likes")
+          .where("user_id", "=", actor.id)
+          .where("post_id", "=", post.id)
+          .execute();
+        await withdrawNotification(trx, actor, event);
+      } else {
+        await notify(trx, deps, actor, event);
+      }
+    }),
+  ).catch(async (error: unknown) => {
+    if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
+    throw error;
   });
   return getPost(deps, actor, post.id);
 }

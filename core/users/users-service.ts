@@ -14,6 +14,7 @@ import {
 } from "../auth/auth-service.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
+import { followFacts } from "../follows/follows-service.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { bodyImageKeysOfUser } from "../posts/body-images.js";
 import { iso } from "../shared/clock.js";
@@ -68,8 +69,8 @@ export async function countUsers(deps: CoreDeps, actor: Actor) {
   return { userCount: Number(row.count) };
 }
 
-/** A public profile; the e-mail only for its owner and admins. */
-export async function getProfile(
+/** A public profile without its follow counts (the author box under a post). */
+export async function getProfileBasics(
   deps: CoreDeps,
   actor: Actor | undefined,
   id: string,
@@ -83,6 +84,20 @@ export async function getProfile(
     }),
     ...(actor && canEditProfile(actor, user.id) ? await pendingEmailOf(deps, user.id) : {}),
   };
+}
+
+/**
+ * A public profile; the e-mail only for its owner and admins. With its follower and following
+ * counts, and `followedByYou` for a signed-in viewer (decision 016).
+ */
+export async function getProfile(
+  deps: CoreDeps,
+  actor: Actor | undefined,
+  id: string,
+  options: { withPosts: boolean } = { withPosts: true },
+) {
+  const profile = await getProfileBasics(deps, actor, id, options);
+  return { ...profile, ...(await followFacts(deps, actor, profile._id)) };
 }
 
 /**
@@ -189,6 +204,8 @@ export async function updateProfile(
       { withEmail: true, posts: await listPosts(deps, { userId: user.id }) },
     ),
     ...(await pendingEmailOf(deps, user.id)),
+    // The same profile GET answers, follow counts included.
+    ...(await followFacts(deps, actor, user.id)),
   };
 }
 

@@ -28,6 +28,9 @@ export const limits = {
   comment: perAddress("comment", 30, 5),
   report: perAddress("report", 20, 15),
   like: perAddress("like", 120, 5),
+  // Each follow notifies its writer (decision 016); a bookmark stores a row.
+  follow: perAddress("follow", 60, 5),
+  bookmark: perAddress("bookmark", 120, 5),
   // Every edit renders the post's Markdown again (up to ~20 ms of CPU for the longest body).
   postEdit: perAddress("post-edit", 30, 5),
   // The editor's preview renders like an edit but stores nothing; a writer may look often.

@@ -158,6 +158,12 @@ describe("GET /api/openapi.json", () => {
       "PUT /api/admin/settings",
       "GET /api/openapi.json",
       "GET /api/search",
+      "PUT /api/users/follow/{id}",
+      "GET /api/posts/feed",
+      "PUT /api/posts/bookmark/{id}",
+      "GET /api/users/me/bookmarks",
+      "GET /api/notifications",
+      "POST /api/notifications/read",
     ];
     const missing = calls.filter((call) => {
       const [method = "", path = ""] = call.split(" ");
@@ -399,6 +405,52 @@ describe("real answers match the reference", () => {
       "DELETE",
       "/api/posts/{id}",
       await api.delete(`/api/posts/${post._id}`, { token: author.token }),
+    );
+  });
+
+  it("following, bookmarks and notifications", async () => {
+    const post = await addPost(api, author, { category: "General", title: "Followed" });
+    const as = (user: TestUser) => ({ token: user.token });
+    const follow = (id: string, user: TestUser) =>
+      api.put(`/api/users/follow/${id}`, undefined, as(user));
+    expectDocumented("PUT", "/api/users/follow/{id}", await follow(author.id, reader));
+    expectDocumented("PUT", "/api/users/follow/{id}", await follow(reader.id, reader));
+    expectDocumented("PUT", "/api/users/follow/{id}", await follow(UNKNOWN, reader));
+    expectDocumented(
+      "PUT",
+      "/api/users/follow/{id}",
+      await api.put(`/api/users/follow/${author.id}`),
+    );
+    expectDocumented(
+      "GET",
+      "/api/users/profile/{id}",
+      await api.get(`/api/users/profile/${author.id}`, as(reader)),
+    );
+    expectDocumented(
+      "GET",
+      "/api/posts/feed",
+      await api.get("/api/posts/feed?pageNumber=1", as(reader)),
+    );
+    const bookmark = (id: string) => api.put(`/api/posts/bookmark/${id}`, undefined, as(reader));
+    expectDocumented("PUT", "/api/posts/bookmark/{id}", await bookmark(post._id));
+    expectDocumented("PUT", "/api/posts/bookmark/{id}", await bookmark(UNKNOWN));
+    expectDocumented(
+      "GET",
+      "/api/users/me/bookmarks",
+      await api.get("/api/users/me/bookmarks?pageNumber=1", as(reader)),
+    );
+    const notifications = await api.get("/api/notifications?pageNumber=1", as(author));
+    expect(notifications.status, notifications.text).toBe(200);
+    expectDocumented("GET", "/api/notifications", notifications);
+    expectDocumented(
+      "POST",
+      "/api/notifications/read",
+      await api.post("/api/notifications/read", {}, as(author)),
+    );
+    expectDocumented(
+      "POST",
+      "/api/notifications/read",
+      await api.post("/api/notifications/read", { ids: "all" }, as(author)),
     );
   });
 

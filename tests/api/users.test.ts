@@ -222,6 +222,9 @@ describe("GET /api/users/profile/:id", () => {
       socialMedia: [],
       posts: [],
       createdAt: expect.any(String) as unknown,
+      // DESIGN.md 9: follower and following counts (decision 016).
+      followersCount: 0,
+      followingCount: 0,
     });
     expect(new Date(reply.body.createdAt).toISOString()).toBe(reply.body.createdAt);
     expect(reply.text).not.toContain(user.email);

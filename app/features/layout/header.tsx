@@ -3,6 +3,7 @@ import { Form, Link, NavLink, useLocation } from "react-router";
 import type { SiteInfo, Viewer } from "../../context.js";
 import { SearchBox } from "../search/search-box.js";
 import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
+import { NotificationBell } from "../reading/notification-bell.js";
 import type { Theme } from "../theme/theme.js";
 import { ThemeMenu } from "../theme/theme-menu.js";
 
@@ -123,6 +124,7 @@ export function Header(props: {
         </nav>
         <SearchBox />
         <div className="account">
+          {user ? <NotificationBell /> : null}
           <ThemeMenu theme={props.theme} />
           {user ? (
             <details className="user-menu" ref={userMenu}>
@@ -140,6 +142,9 @@ export function Header(props: {
                 {/* Every member writes (SPEC.md 1); the nav's Create link stays the admin's. */}
                 <li>
                   <Link to="/posts/create-post">Write a post</Link>
+                </li>
+                <li>
+                  <Link to="/reading-list">Reading list</Link>
                 </li>
                 <li>
                   <Form method="post" action="/logout">

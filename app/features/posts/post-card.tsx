@@ -8,17 +8,27 @@ import { Byline } from "./byline.js";
 export const postPath = (id: string) => `/posts/details/${id}`;
 
 /** The post card of SPEC.md 2. The first cards of a page load eagerly; the rest when scrolled to. */
+/** What a page adds to each card for its viewer (a signed-in reader's Save button). */
+export type CardActions = ((post: PostSummary) => ReactNode) | undefined;
+
 export function PostCard({
   post,
   eager = false,
   description,
+  actions,
 }: {
   post: PostSummary;
   eager?: boolean;
   /** What the card says of the post in place of its excerpt (a search's snippet). */
   description?: ReactNode;
+  actions?: CardActions;
 }) {
   const image = imageSources(post.image.url);
+  const readMore = (
+    <Link to={postPath(post._id)} className="read-more">
+      Read More<span className="visually-hidden">: {post.title}</span>
+    </Link>
+  );
   return (
     <article className="post-card">
       <Link to={postPath(post._id)} className="post-card-image" tabIndex={-1} aria-hidden="true">
@@ -46,19 +56,24 @@ export function PostCard({
           <span>{post.readingMinutes} min read</span>
         </Byline>
         <p className="post-card-description">{description ?? post.excerpt}</p>
-        <Link to={postPath(post._id)} className="read-more">
-          Read More<span className="visually-hidden">: {post.title}</span>
-        </Link>
+        {actions ? (
+          <div className="post-card-footer">
+            {readMore}
+            {actions(post)}
+          </div>
+        ) : (
+          readMore
+        )}
       </div>
     </article>
   );
 }
 
-export function PostGrid({ posts }: { posts: PostSummary[] }) {
+export function PostGrid({ posts, actions }: { posts: PostSummary[]; actions?: CardActions }) {
   return (
     <div className="post-grid">
       {posts.map((post, index) => (
-        <PostCard key={post._id} post={post} eager={index < 2} />
+        <PostCard key={post._id} post={post} eager={index < 2} actions={actions} />
       ))}
     </div>
   );
