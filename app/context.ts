@@ -18,7 +18,8 @@ export type LimitName =
   | "follow"
   | "bookmark"
   | "settings"
-  | "search";
+  | "search"
+  | "unsubscribe";
 
 /**
  * Public facts about the site (the explicit list that reaches pages): the settings admins save

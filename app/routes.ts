@@ -25,6 +25,8 @@ export default [
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password/:userId/:token", "routes/reset-password.tsx"),
   route("password-reset-successfully", "routes/password-reset-successfully.tsx"),
+  route("settings", "routes/settings.tsx"),
+  route("unsubscribe/:userId/:token", "routes/unsubscribe.tsx"),
   ...prefix("admin-dashboard", [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/dashboard.tsx"),

@@ -21,6 +21,7 @@ import { bodyImages } from "./migrations/006-body-images.js";
 import { conversations } from "./migrations/007-conversations.js";
 import { search } from "./migrations/008-search.js";
 import { follows } from "./migrations/009-follows.js";
+import { mailOutbox } from "./migrations/010-mail-outbox.js";
 import { siteSettings } from "./migrations/011-site-settings.js";
 import { coverAlt } from "./migrations/012-cover-alt.js";
 import type { Database } from "./schema.js";
@@ -69,6 +70,7 @@ const migrations: MigrationProvider = {
       "007-conversations": conversations,
       "008-search": search,
       "009-follows": follows,
+      "010-mail-outbox": mailOutbox,
       "011-site-settings": siteSettings,
       "012-cover-alt": coverAlt,
     }),

@@ -230,6 +230,48 @@ export interface NotificationsTable {
   created_at: string;
 }
 
+/** A person's choices; no row means the defaults (decision 017). */
+export interface UserSettingsTable {
+  user_id: string;
+  email_notifications: number;
+  updated_at: string;
+}
+
+export interface SiteSecretsTable {
+  name: "unsubscribe";
+  value: string;
+}
+
+/** Per recipient: when their next conversation mail is due, and until when the last one holds. */
+export interface MailDigestsTable {
+  recipient_id: string;
+  due_at: string | null;
+  quiet_until: string | null;
+}
+
+/** One mail to send: `next_attempt_at` is its retry time and its sender's lease (decision 017). */
+export interface MailOutboxTable {
+  id: string;
+  recipient_id: string;
+  attempts: number;
+  next_attempt_at: string;
+  sent_at: string | null;
+  outcome: "sent" | "skipped" | null;
+  created_at: string;
+}
+
+export type MailEventKind = "comment" | "reply";
+
+/** Something a conversation mail tells about; `mail_id` null while it waits for its mail. */
+export interface MailEventsTable {
+  id: string;
+  recipient_id: string;
+  comment_id: string;
+  kind: MailEventKind;
+  mail_id: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -245,4 +287,9 @@ export interface Database {
   bookmarks: BookmarksTable;
   notifications: NotificationsTable;
   site_settings: SiteSettingsTable;
+  user_settings: UserSettingsTable;
+  site_secrets: SiteSecretsTable;
+  mail_digests: MailDigestsTable;
+  mail_outbox: MailOutboxTable;
+  mail_events: MailEventsTable;
 }

@@ -60,6 +60,8 @@ import { PageCache } from "./web/page-cache.js";
 import { registerSharedAnswers } from "./api/shared-answers.js";
 import { registerWebSite } from "./web/site.js";
 import { startScheduledPublishing, type ScheduledPublisher } from "./jobs/scheduled-publishing.js";
+import { startMailOutbox, type MailOutboxWorker } from "./jobs/mail-outbox.js";
+import { userSettingsRoutes } from "./api/user-settings/routes.js";
 
 // server/app.ts runs from the source tree (tests, dev) or from dist/server/app.js (start).
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -183,6 +185,8 @@ export interface AppOptions {
   timeouts?: Partial<ClientTimeouts>;
   /** How often to look for posts scheduled on other instances (PUBLISH_CHECK_MS unless a test says). */
   publishCheckMs?: number;
+  /** How often to look for conversation mail to send (MAIL_CHECK_MS unless a test says). */
+  mailCheckMs?: number;
 }
 
 export interface App {
@@ -260,6 +264,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         })
       : memoryContentVersion();
   let publisher: ScheduledPublisher | undefined;
+  let mailOutbox: MailOutboxWorker | undefined;
   const deps: CoreDeps = {
     db: database.db,
     clock,
@@ -310,10 +315,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       log: server.log,
       checkEveryMs: options.publishCheckMs,
     });
+    // Conversation mail leaves the outbox while the server runs (decision 017).
+    mailOutbox = startMailOutbox(deps, { log: server.log, checkEveryMs: options.mailCheckMs });
     done();
   });
   server.addHook("preClose", async () => {
     await publisher?.stop();
+    await mailOutbox?.stop();
   });
 
   // A refusal stops start-up: close what is open (the database) so the caller can report and exit.
@@ -432,6 +440,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   notificationRoutes(server, deps);
   siteSettingsRoutes(server, deps, siteSettings);
   searchRoutes(server, deps);
+  userSettingsRoutes(server, deps);
   openApiRoutes(server, apiRoutes, config);
 
   return { server, deps, database, apiRoutes };

@@ -7,6 +7,7 @@ import {
 import type { Kysely } from "kysely";
 import type { CommentsTable, Database } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
+import { queueConversationMail } from "../conversation-mail/queue.js";
 import type { CoreDeps } from "../deps.js";
 import { checkNewAccountBrake } from "../spam/new-accounts.js";
 import { notify } from "../notifications/notifications-service.js";
@@ -129,6 +130,7 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
     if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
     throw error;
   }
+  await queueConversationMail(deps, { id, repliedTo: input.parentId });
   return presentOne(deps, id);
 }
 

@@ -13,6 +13,13 @@ export interface MailMessage {
   html: string;
   /** The link the message carries, for the outbox log line. */
   link: string;
+  /** More headers (List-Unsubscribe). */
+  headers?: Record<string, string>;
+  /**
+   * Names a message sent again after a crash: the same Message-ID over SMTP, and the same outbox
+   * file, overwritten rather than doubled (decision 017).
+   */
+  key?: { id: string; date: Date };
 }
 
 export interface Mailer {
@@ -27,6 +34,36 @@ export interface MailerOptions {
   onOutbox?: (file: string, message: MailMessage) => void;
 }
 
+/**
+ * Without these a stalled relay held a send for up to ten minutes; a mail the outbox leased must
+ * finish well within its lease (decision 017). A URL that names its own keeps them.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+
+function withTimeouts(smtpUrl: string) {
+  const url = new URL(smtpUrl);
+  for (const [name, ms] of Object.entries(SMTP_TIMEOUTS)) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(ms));
+  }
+  return url.toString();
+}
+
+/** What nodemailer is told beyond the addresses and bodies. */
+function envelopeOf(message: MailMessage, from: string) {
+  const { to, subject, text, html, headers, key } = message;
+  return {
+    from,
+    to,
+    subject,
+    text,
+    html,
+    ...(headers ? { headers } : {}),
+    ...(key
+      ? { messageId: `<${key.id}@${from.replace(/^.*@/, "").replace(/>.*$/, "")}>`, date: key.date }
+      : {}),
+  };
+}
+
 const outboxTransport = () => nodemailer().createTransport({ streamTransport: true, buffer: true });
 
 export function createMailer(options: MailerOptions): Mailer {
@@ -34,20 +71,20 @@ export function createMailer(options: MailerOptions): Mailer {
   if (smtpUrl) {
     let transport: ReturnType<typeof nodemailerModule.createTransport> | undefined;
     return {
-      async send({ to, subject, text, html }) {
-        transport ??= nodemailer().createTransport(smtpUrl);
-        await transport.sendMail({ from: options.from, to, subject, text, html });
+      async send(message) {
+        transport ??= nodemailer().createTransport(withTimeouts(smtpUrl));
+        await transport.sendMail(envelopeOf(message, options.from));
       },
     };
   }
   let builder: ReturnType<typeof outboxTransport> | undefined;
   return {
     async send(message) {
-      const { to, subject, text, html } = message;
       builder ??= outboxTransport();
-      const info = await builder.sendMail({ from: options.from, to, subject, text, html });
+      const info = await builder.sendMail(envelopeOf(message, options.from));
       await mkdir(options.outboxDir, { recursive: true });
-      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${newId()}.eml`;
+      const { id, date } = message.key ?? { id: newId(), date: new Date() };
+      const name = `${date.toISOString().replace(/[:.]/g, "-")}-${id}.eml`;
       const file = path.join(options.outboxDir, name);
       // Written aside then renamed, so a reader never sees half a message.
       await writeFile(`${file}.tmp`, info.message);

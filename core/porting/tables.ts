@@ -17,6 +17,7 @@ export const CARRIED_TABLES = [
   "follows",
   "bookmarks",
   "notifications",
+  "user_settings",
 ] as const;
 
 export type CarriedTable = (typeof CARRIED_TABLES)[number];
@@ -35,12 +36,18 @@ export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
   follows: ["follower_id", "followee_id"],
   bookmarks: ["user_id", "post_id"],
   notifications: ["id"],
+  user_settings: ["user_id"],
 };
 
 /** Tables left out, each with the reason (the report of an export prints them). */
 export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
   sessions: "sign-ins end with the move: everyone signs in again (their passwords are carried)",
   verification_tokens: "links mailed before the move are not honoured by the restored site",
+  site_secrets:
+    "the target keeps the key it made: unsubscribe links mailed before the move stop working, later mails carry new ones",
+  mail_digests: "conversation mail waiting to be sent is not carried (decision 017)",
+  mail_events: "conversation mail waiting to be sent is not carried (decision 017)",
+  mail_outbox: "conversation mail waiting to be sent is not carried (decision 017)",
   kysely_migration: "the target's migrations are its own (the archive names the version)",
   kysely_migration_lock: "the target's migrations are its own",
   // The search index (decision 015) is derived from the posts: the target's triggers rebuild it as

@@ -44,6 +44,8 @@ export const limits = {
   // A search is cheap but not free (a ranked index read and snippets); suggestions while typing
   // ask a few times per search, well within this.
   search: perAddress("search", 120, 1),
+  // A mailed unsubscribe link, used without a session: nobody needs many, guessers would.
+  unsubscribe: perAddress("unsubscribe", 30, 15),
 };
 
 export type LimitName = keyof typeof limits;

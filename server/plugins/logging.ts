@@ -5,6 +5,7 @@ const SECRET_PATHS = [
   /^(\/api\/auth\/[^/]+\/verify\/)[^/?#]+/,
   /^(\/api\/password\/reset-password\/[^/]+\/)[^/?#]+/,
   /^(\/reset-password\/[^/]+\/)[^/?#]+/,
+  /^(\/(?:api\/)?unsubscribe\/[^/]+\/)[^/?#]+/,
 ];
 
 export function redactUrl(url: string): string {

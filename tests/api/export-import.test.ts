@@ -165,6 +165,11 @@ async function seedSite(site: Site) {
         updated_at: "2026-03-03T00:00:00.000Z",
       })
       .execute();
+    // A person's choice (decision 017) moves with them.
+    await db
+      .insertInto("user_settings")
+      .values({ user_id: other.id, email_notifications: 0, updated_at: "2026-03-04T00:00:00.000Z" })
+      .execute();
     // Left out of an archive on purpose (decision 019).
     await createSession(db, author.id, new Date());
     await db

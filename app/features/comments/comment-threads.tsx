@@ -64,7 +64,11 @@ function ReplyForm({ comment, result }: { comment: Comment; result: Result }) {
 
 function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing }) {
   return (
-    <article className="comment" aria-label={`Comment by ${comment.userName}`}>
+    <article
+      className="comment"
+      id={`comment-${comment._id}`}
+      aria-label={`Comment by ${comment.userName}`}
+    >
       <div className="byline">
         <img
           src={comment.user.profilePhoto.url}

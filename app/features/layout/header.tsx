@@ -136,6 +136,9 @@ export function Header(props: {
                 <li>
                   <Link to={`/profile/${user._id}`}>Profile</Link>
                 </li>
+                <li>
+                  <Link to="/settings">Settings</Link>
+                </li>
                 {/* Every member writes (SPEC.md 1); the nav's Create link stays the admin's. */}
                 <li>
                   <Link to="/posts/create-post">Write a post</Link>
@@ -216,6 +219,9 @@ export function MenuLinks(props: {
         <>
           <li>
             <Link to={`/profile/${user._id}`}>Profile</Link>
+          </li>
+          <li>
+            <Link to="/settings">Settings</Link>
           </li>
           <li>
             <Form method="post" action="/logout" onSubmit={props.onLogOut}>

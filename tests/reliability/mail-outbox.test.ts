@@ -1,0 +1,188 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { seedDemo } from "../../bench/seed.js";
+import { queueConversationMail } from "../../core/conversation-mail/queue.js";
+import { createLocalStorage } from "../../core/media/storage.js";
+import { HOUR_MS, iso } from "../../core/shared/clock.js";
+import { migrateToLatest, openDatabase } from "../../db/connect.js";
+import { startServerProcess } from "../support/server-process.js";
+import { startRelay, type Accepted } from "../support/smtp-relay.js";
+import { freePort, freshPostgres } from "../support/test-server.js";
+
+// The conversation-mail outbox (decision 017) with real server processes and a real SMTP
+// conversation: a server killed (SIGKILL) while a relay holds one of its mails, then restarted,
+// delivers every queued mail and none twice; two servers sending from one outbox never send a
+// mail twice. The relay here is a small SMTP server of the test's own that counts what it accepted.
+
+const databaseUrl = process.env.DATABASE_URL;
+const children: ChildProcess[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** A fresh site (its own DATA_DIR, and database when DATABASE_URL is set) with members and talk. */
+async function freshSite() {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "blog-mail-"));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const database = databaseUrl ? await freshPostgres(databaseUrl) : undefined;
+  if (database) cleanups.push(() => database.drop());
+  const handle = openDatabase({ databaseUrl: database?.url, dataDir });
+  try {
+    await migrateToLatest(handle.db);
+    await seedDemo(handle.db, createLocalStorage(path.join(dataDir, "uploads"), "/uploads"), {
+      users: 16,
+      categories: 1,
+      posts: 16,
+      likes: 0,
+      comments: 60,
+    });
+  } finally {
+    await handle.close();
+  }
+  return { dataDir, databaseUrl: database?.url };
+}
+
+type Site = Awaited<ReturnType<typeof freshSite>>;
+
+/**
+ * Queues the mail of every seeded comment, as if written an hour ago (so every mail is due now),
+ * and returns the addresses that are owed exactly one mail each.
+ */
+async function queueMail(site: Site) {
+  const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
+  try {
+    const past = new Date(Date.now() - HOUR_MS);
+    const deps = {
+      db: handle.db,
+      clock: () => past,
+      log: {
+        warn(_details: object, message: string) {
+          throw new Error(message);
+        },
+      },
+    };
+    const comments = await handle.db.selectFrom("comments").select("id").execute();
+    for (const { id } of comments) await queueConversationMail(deps, { id });
+    const owed = await handle.db
+      .selectFrom("mail_digests")
+      .innerJoin("users", "users.id", "mail_digests.recipient_id")
+      .select("users.email")
+      .where("mail_digests.due_at", "is not", null)
+      .execute();
+    return owed.map((row) => row.email).sort();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function outboxRows(site: Site) {
+  const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
+  try {
+    return await handle.db.selectFrom("mail_outbox").selectAll().execute();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function start(site: Site, port: number, relayPort: number) {
+  const { child } = await startServerProcess({
+    port: String(port),
+    dataDir: site.dataDir,
+    databaseUrl: site.databaseUrl,
+    env: { SMTP_URL: `smtp://127.0.0.1:${String(relayPort)}` },
+  });
+  children.push(child);
+  const exited = new Promise<unknown>((resolve) => child.once("exit", resolve));
+  return { child, exited };
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Each owed address got exactly one mail, and no mail was accepted twice. */
+function expectOncePerPerson(accepted: Accepted[], owed: string[]) {
+  expect(accepted.map((mail) => mail.to).sort()).toEqual(owed);
+  const ids = accepted.map((mail) => mail.messageId);
+  expect(ids.every((id) => id.length > 0)).toBe(true);
+  expect(new Set(ids).size).toBe(ids.length);
+}
+
+describe("SIGKILL while a mail is being sent", () => {
+  it("restarted, sends every queued mail, the interrupted one included, and none twice", async () => {
+    const site = await freshSite();
+    const owed = await queueMail(site);
+    expect(owed.length).toBeGreaterThan(8);
+    const relay = await startRelay();
+    cleanups.push(() => relay.close());
+    relay.stallAfter = 3;
+    const port = await freePort();
+
+    const first = await start(site, port, relay.port);
+    // The server sends three, then hangs on the fourth (the relay holds it): pull the plug.
+    await waitFor(() => relay.stalled.length === 1, "a mail held by the relay");
+    first.child.kill("SIGKILL");
+    await first.exited;
+    expect(relay.accepted).toHaveLength(3);
+    const interrupted = relay.stalled[0]?.messageId ?? "";
+
+    // The three accepted were marked sent before the next was begun; the rest wait, the ones the
+    // dead server had claimed under its lease.
+    const rows = await outboxRows(site);
+    expect(rows.filter((row) => row.sent_at !== null)).toHaveLength(3);
+    // The restart comes after the lease ran out (as it would five minutes later).
+    const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
+    await handle.db
+      .updateTable("mail_outbox")
+      .set({ next_attempt_at: iso(new Date()) })
+      .where("sent_at", "is", null)
+      .execute();
+    await handle.close();
+
+    relay.stallAfter = Infinity;
+    const second = await start(site, port, relay.port);
+    await waitFor(() => relay.accepted.length >= owed.length, "every mail");
+    // A little longer: nothing more comes.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expectOncePerPerson(relay.accepted, owed);
+    expect(relay.accepted.map((mail) => mail.messageId)).toContain(interrupted);
+    const done = await outboxRows(site);
+    expect(done.every((row) => row.sent_at !== null && row.outcome === "sent")).toBe(true);
+    expect(done).toHaveLength(owed.length);
+
+    second.child.kill("SIGTERM");
+    await second.exited;
+  }, 120_000);
+});
+
+describe("two servers sending from one outbox", () => {
+  it("send each mail once", async () => {
+    const site = await freshSite();
+    const relay = await startRelay();
+    cleanups.push(() => relay.close());
+    // Slow to accept, so both servers are sending at the same time.
+    relay.acceptDelayMs = 150;
+    const a = await start(site, await freePort(), relay.port);
+    const b = await start(site, await freePort(), relay.port);
+    const owed = await queueMail(site);
+    expect(owed.length).toBeGreaterThan(8);
+    await waitFor(() => relay.accepted.length >= owed.length, "every mail");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expectOncePerPerson(relay.accepted, owed);
+    a.child.kill("SIGTERM");
+    b.child.kill("SIGTERM");
+    await Promise.all([a.exited, b.exited]);
+  }, 120_000);
+});

@@ -1,0 +1,85 @@
+import net from "node:net";
+
+export interface Accepted {
+  messageId: string;
+  to: string;
+}
+
+/**
+ * A small SMTP relay of a test's own that counts what it accepted. It accepts mail (250 after the data), or, once `stallAfter` mails are accepted,
+ * takes the next one's data and never answers: the sender is left waiting, mid-send.
+ */
+export async function startRelay() {
+  const relay = {
+    accepted: [] as Accepted[],
+    stalled: [] as Accepted[],
+    stallAfter: Infinity,
+    /** How many mails to refuse next (451, try again later) before accepting again. */
+    refuse: 0,
+    refused: [] as Accepted[],
+    acceptDelayMs: 0,
+    port: 0,
+    close: () => Promise.resolve(),
+  };
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => undefined);
+    socket.setEncoding("utf8");
+    let buffer = "";
+    let inData = false;
+    let to = "";
+    socket.write("220 test relay ESMTP\r\n");
+    socket.on("data", (chunk: string) => {
+      buffer += chunk;
+      for (;;) {
+        if (inData) {
+          const end = buffer.indexOf("\r\n.\r\n");
+          if (end === -1) return;
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 5);
+          inData = false;
+          const mail = { messageId: /^Message-ID:\s*(<[^>]+>)/im.exec(message)?.[1] ?? "", to };
+          if (relay.accepted.length >= relay.stallAfter) {
+            relay.stalled.push(mail);
+            return;
+          }
+          if (relay.refuse > 0) {
+            relay.refuse -= 1;
+            relay.refused.push(mail);
+            socket.write("451 4.3.0 try again later\r\n");
+            continue;
+          }
+          setTimeout(() => {
+            relay.accepted.push(mail);
+            socket.write("250 2.0.0 queued\r\n");
+          }, relay.acceptDelayMs);
+          continue;
+        }
+        const end = buffer.indexOf("\r\n");
+        if (end === -1) return;
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === "RCPT") to = /<([^>]*)>/.exec(line)?.[1] ?? "";
+        if (verb === "DATA") {
+          inData = true;
+          socket.write("354 go ahead\r\n");
+        } else if (verb === "QUIT") {
+          socket.end("221 bye\r\n");
+        } else {
+          socket.write(verb === "EHLO" ? "250 test relay\r\n" : "250 OK\r\n");
+        }
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  relay.port = typeof address === "object" && address ? address.port : 0;
+  relay.close = async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return relay;
+}
