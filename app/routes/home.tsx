@@ -66,7 +66,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
       {signedIn ? (
-        <nav aria-label="Home tabs" className="home-tabs">
+        <nav aria-label="Home tabs" className="tab-links">
           <Link to="/" aria-current={feed ? undefined : "page"}>
             Recent
           </Link>

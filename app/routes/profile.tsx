@@ -181,7 +181,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         )}
       </section>
       {seesUnpublished ? (
-        <nav aria-label="Posts by state" className="profile-tabs">
+        <nav aria-label="Posts by state" className="tab-links profile-tabs">
           {PROFILE_TABS.map((name) => (
             <Link key={name} to={tabPath(name)} aria-current={name === tab ? "page" : undefined}>
               {TABS[name].label}
