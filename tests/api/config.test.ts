@@ -152,7 +152,8 @@ function run(env: Record<string, string>) {
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   const listening = new Promise<void>((resolve, reject) => {
     child.stdout.on("data", () => {
-      if (stdout.includes("Server listening")) resolve();
+      // The banner is written once the server listens, after Fastify's own "Server listening".
+      if (stdout.includes("Stop it with Ctrl+C.")) resolve();
     });
     void exited.then((code) => {
       reject(new Error(`exited ${String(code)}: ${stderr}`));

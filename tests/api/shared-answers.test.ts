@@ -17,8 +17,11 @@ let author: TestUser;
 let reader: TestUser;
 /** Every SQL statement the server ran, in order. */
 const queries: string[] = [];
-/** The next statement matching this fails once it has run: a write lost after its commit. */
-let failAfter: RegExp | undefined;
+/**
+ * The commit that follows the next statement matching `after` fails once it has run: a write
+ * committed, then lost on its way back (a write may be one statement or a transaction of several).
+ */
+let failCommitAfter: { after: RegExp; seen: boolean } | undefined;
 
 beforeAll(async () => {
   server = await startTestServer(
@@ -26,8 +29,10 @@ beforeAll(async () => {
     {
       onQuery: (sql) => {
         queries.push(sql);
-        if (failAfter?.test(sql)) {
-          failAfter = undefined;
+        if (!failCommitAfter) return;
+        if (!failCommitAfter.seen) failCommitAfter.seen = failCommitAfter.after.test(sql);
+        else if (/^commit/i.test(sql)) {
+          failCommitAfter = undefined;
           throw new Error("connection lost after the commit");
         }
       },
@@ -224,7 +229,7 @@ describe("a content write that fails after its commit", () => {
     const post = await addPost(api, author, { title: "Half-failed", category: "Travel" });
     const read = async () => (await api.get<PostDetail>(`/api/posts/${post._id}`)).body;
     expect((await read()).comments).toEqual([]);
-    failAfter = /^insert into "comments"/i;
+    failCommitAfter = { after: /^insert into "comments"/i, seen: false };
     const failed = await api.post(
       "/api/comments",
       { postId: post._id, text: "Committed, then lost" },
