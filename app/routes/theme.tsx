@@ -18,5 +18,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isTheme(theme)) return data(failure(400, "Choose light, dark or system"), { status: 400 });
   const headers = { "Set-Cookie": themeCookie(theme, context.secureCookies) };
   if (inPlace) return data({ ok: true, theme }, { headers });
-  return redirect(returnPath(returnTo) ?? "/", { headers });
+  return redirect(returnPath(returnTo) ?? refererPath(request) ?? "/", { headers });
+}
+
+/**
+ * The page the switch was used on, from the browser's Referer when it is this site's: the form
+ * carries no address of its own, so no page repeats its URL (a 404 never echoes what was asked).
+ */
+function refererPath(request: Request) {
+  const referer = request.headers.get("referer");
+  if (!referer) return undefined;
+  try {
+    const from = new URL(referer);
+    return from.host === new URL(request.url).host
+      ? returnPath(from.pathname + from.search)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

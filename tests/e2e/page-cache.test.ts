@@ -227,6 +227,17 @@ describe("shared renders and the reader's theme (decision 014)", () => {
     const cookie = chosen.headers.get("set-cookie") ?? "";
     expect(cookie).toMatch(/^theme=dark; Path=\/; HttpOnly; SameSite=Lax; Max-Age=31536000/);
 
+    // The site's own form sends no address: the reader goes back by the Referer, this site's only.
+    const back = await postForm(server, "/theme", "theme=dark", {
+      referer: `${server.config.publicUrl}/posts?page=2`,
+    });
+    expect(back.headers.get("location")).toBe("/posts?page=2");
+    const foreign = await postForm(server, "/theme", "theme=dark", {
+      referer: "https://evil.example/posts",
+    });
+    expect(foreign.headers.get("location")).toBe("/");
+    expect((await postForm(server, "/theme", "theme=dark")).headers.get("location")).toBe("/");
+
     const system = await postForm(server, "/theme", "theme=system&returnTo=%2F");
     expect(system.headers.get("set-cookie")).toMatch(/^theme=; .*Max-Age=0/);
   });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useFetcher, useLocation } from "react-router";
+import { useFetcher } from "react-router";
 import { ThemeIcon } from "../../ui/icons.js";
 import { isTheme, THEMES, type Theme } from "./theme.js";
 
@@ -25,7 +25,6 @@ export function useShownTheme(rendered: Theme | undefined): Theme {
  */
 export function ThemeMenu({ theme }: { theme: Theme }) {
   const fetcher = useFetcher({ key: THEME_FETCHER });
-  const location = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
   const shown = useShownTheme(theme);
   // Set once hydrated: the answer can then come back in place instead of by a redirect.
@@ -47,7 +46,6 @@ export function ThemeMenu({ theme }: { theme: Theme }) {
           if (menu.current) menu.current.open = false;
         }}
       >
-        <input type="hidden" name="returnTo" value={location.pathname + location.search} />
         {inPlace ? <input type="hidden" name="inPlace" value="1" /> : null}
         {THEMES.map((option) => (
           <button
