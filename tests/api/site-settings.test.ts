@@ -61,7 +61,7 @@ async function storedRows() {
   return Number(row.n);
 }
 
-/** An anonymous page as a visitor gets it (from the shared render when one is kept). */
+/** An anonymous answer as a visitor gets it (from the shared render when one is kept). */
 const page = async (path: string) => (await fetch(`${server.url}${path}`)).text();
 
 describe("GET /api/settings", () => {
@@ -141,9 +141,11 @@ describe("PUT /api/admin/settings", () => {
     expect(await storedRows()).toBe(0);
   });
 
-  it("saves the settings: the next page render, the feed and the API show them at once", async () => {
-    // Kept renders from before the change must not be served after it.
-    expect(await page("/")).toContain(FIRST.title);
+  // The rendered pages are checked in tests/e2e/site-settings-pages.test.ts, which has the site's
+  // build; this project runs without one (the API alone, on each Node release).
+  it("saves the settings: the next read of the API and the feed show them at once", async () => {
+    // Kept answers from before the change must not be served after it.
+    expect((await settings()).body).toMatchObject(FIRST);
     expect(await page("/rss.xml")).toContain(`<title>${FIRST.title}</title>`);
 
     const reply = await save(VALID, admin.token);
@@ -154,15 +156,6 @@ describe("PUT /api/admin/settings", () => {
     });
     expect((await settings()).body).toEqual({ ...VALID, logo: null });
 
-    const home = await page("/");
-    expect(home).toContain(`<title>${VALID.title}</title>`);
-    expect(home).toContain(VALID.welcome);
-    expect(home).toContain(`href="mailto:${VALID.contactEmail}"`);
-    expect(home).toContain(`href="tel:+442079460958"`);
-    expect(home).toContain(`content="${VALID.welcome}"`);
-    expect(home).not.toContain(FIRST.title);
-    const posts = await page("/posts");
-    expect(posts).toContain(`All posts on ${VALID.title}`);
     const rss = await page("/rss.xml");
     expect(rss).toContain(`<title>${VALID.title}</title>`);
     expect(rss).toContain(`<description>${VALID.welcome}</description>`);
@@ -190,7 +183,6 @@ describe("PUT /api/admin/settings", () => {
     const served = await fetchServed(server, firstLogo?.url ?? "");
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/webp");
-    expect(await page("/")).toContain(`src="${firstLogo?.url ?? ""}"`);
 
     // Text-only saves keep the logo.
     expect((await save({ ...VALID, title: "Kept Logo" }, admin.token)).body.settings.logo).toEqual(
@@ -211,7 +203,6 @@ describe("PUT /api/admin/settings", () => {
     const removed = await save({ ...VALID, removeLogo: true }, admin.token);
     expect(removed.body.settings.logo).toBeNull();
     expect(await filesOfImage(server, secondLogo?.url ?? "")).toEqual([]);
-    expect(await page("/")).not.toContain("brand-logo");
   });
 });
 

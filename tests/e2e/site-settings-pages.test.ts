@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import { pngImage } from "../support/images.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+// Site settings (decision 020) on the rendered pages, kept renders included: the API's rules are
+// in tests/api/site-settings.test.ts; this file needs the site's build, which this project makes.
+
+let server: TestServer;
+let api: Client;
+let admin: TestUser;
+
+const FIRST = { title: "First Title", welcome: "Welcome from the environment." };
+const STORED = {
+  title: "Stored Title",
+  welcome: "Welcome from the database.",
+  contactPhone: "+44 (20) 7946-0958",
+  contactEmail: "stored@example.com",
+};
+
+beforeAll(async () => {
+  server = await startTestServer({
+    SITE_TITLE: FIRST.title,
+    SITE_WELCOME: FIRST.welcome,
+    SITE_CONTACT_PHONE: "+1 555 0100",
+    SITE_CONTACT_EMAIL: "first@example.com",
+  });
+  api = client(server.url);
+  admin = await signInAdmin(server, api);
+});
+afterAll(() => server.close());
+
+/** An anonymous page as a visitor gets it (from the shared render when one is kept). */
+const page = async (path: string) => (await fetch(`${server.url}${path}`)).text();
+
+describe("saved site settings", () => {
+  it("show on the next render of every page, kept renders included", async () => {
+    expect(await page("/")).toContain(FIRST.title);
+    expect(await page("/posts")).toContain(`All posts on ${FIRST.title}`);
+
+    const saved = await api.put("/api/admin/settings", STORED, { token: admin.token });
+    expect(saved.status, saved.text).toBe(200);
+
+    const home = await page("/");
+    expect(home).toContain(`<title>${STORED.title}</title>`);
+    expect(home).toContain(STORED.welcome);
+    expect(home).toContain(`href="mailto:${STORED.contactEmail}"`);
+    expect(home).toContain(`href="tel:+442079460958"`);
+    expect(home).toContain(`content="${STORED.welcome}"`);
+    expect(home).not.toContain(FIRST.title);
+    expect(await page("/posts")).toContain(`All posts on ${STORED.title}`);
+  });
+
+  it("put the logo in the header, and take it out once removed", async () => {
+    const withLogo = await api.form<{ settings: { logo: { url: string } | null } }>(
+      "PUT",
+      "/api/admin/settings",
+      { fields: STORED, file: { bytes: await pngImage(300, 100) } },
+      { token: admin.token },
+    );
+    expect(withLogo.status, withLogo.text).toBe(200);
+    const logo = withLogo.body.settings.logo?.url ?? "";
+    expect(logo).not.toBe("");
+    expect(await page("/")).toContain(`src="${logo}"`);
+
+    const removed = await api.put(
+      "/api/admin/settings",
+      { ...STORED, removeLogo: true },
+      { token: admin.token },
+    );
+    expect(removed.status, removed.text).toBe(200);
+    const home = await page("/");
+    expect(home).not.toContain(logo);
+    expect(home).not.toContain("brand-logo");
+  });
+});
