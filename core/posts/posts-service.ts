@@ -11,6 +11,7 @@ import {
 import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import type { Kysely } from "kysely";
+import { compiledOnce } from "../../db/compiled-once.js";
 import type { BodyFormat, Database, PostsTable } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
 import { findCategoryByTitle } from "../categories/categories-service.js";
@@ -528,13 +529,15 @@ export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
  * Published posts by id, in the order given (a search's ranking), each with its body's plain text;
  * an id whose post is gone or no longer published is left out.
  */
+/** Posts by id with their plain text (search results), compiled once per count of ids. */
+const postsWithText = compiledOnce((db: Kysely<Database>, ids: readonly string[]) =>
+  // By primary key alone: with the status in the WHERE, SQLite would walk the status index.
+  selectPostSummaries(db).select("posts.body_text").where("posts.id", "in", ids),
+);
+
 export async function listPublishedPostsWithText(deps: CoreDeps, ids: readonly string[]) {
   if (ids.length === 0) return [];
-  // By primary key alone: with the status in the WHERE, SQLite would walk the status index.
-  const rows = await selectPostSummaries(deps.db)
-    .select("posts.body_text")
-    .where("posts.id", "in", ids)
-    .execute();
+  const rows = await postsWithText(deps.db, ids);
   const byId = new Map(
     rows.filter((row) => row.status === "published").map((row) => [row.id, row]),
   );
