@@ -364,6 +364,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const siteSettings = siteSettingsReader(deps, siteDefaults, contentVersion);
   const shared = {
     cache: new PageCache({ maxBytes: 32 * 1024 * 1024, maxAgeMs: 30_000 }),
+    // Searches are kept too, in a budget of their own: any text is a query, so a run of searches
+    // (or someone inventing them) can push out only other searches, never the pages (decision 015).
+    searches: new PageCache({ maxBytes: 4 * 1024 * 1024, maxAgeMs: 30_000 }),
     contentVersion,
     siteSettings,
   };

@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { data, Form } from "react-router";
 import { PAGE_SIZE, SEARCH_MATCHES_MAX, SEARCH_MAX } from "../../contract/limits.js";
 import { searchMessages } from "../../contract/search.js";
 import { searchPosts, type SearchResults } from "../../core/search/search-service.js";
@@ -20,7 +20,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // The bare page asks for search text; a blank search is told what is missing.
   if (q === null) return answer({ kind: "ask" });
   const refused = await context.limit("search");
-  if (refused !== undefined) return answer({ kind: "refused", message: refused });
+  // One visitor's allowance spent: never kept as the page everyone gets for this search.
+  if (refused !== undefined) {
+    return data(answer({ kind: "refused", message: refused }), { headers: NOT_KEPT });
+  }
   try {
     const results = await searchPosts(context.deps, { q, pageNumber: String(page) });
     return answer({ kind: "found", results });
@@ -31,6 +34,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     throw error;
   }
 }
+
+const NOT_KEPT = { "Cache-Control": "private, no-store" };
+
+/** The loader's Cache-Control (a refused search), with the root's headers (a cleared flash). */
+export const headers: Route.HeadersFunction = ({ loaderHeaders, parentHeaders }) => {
+  const merged = new Headers(parentHeaders);
+  loaderHeaders.forEach((value, name) => {
+    merged.set(name, value);
+  });
+  return merged;
+};
 
 export const meta = ({ loaderData: data }: Route.MetaArgs) => [
   ...pageMeta(data.site, {

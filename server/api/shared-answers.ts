@@ -15,7 +15,12 @@ const SHARED_ROUTES = new Map<string, readonly string[]>([
   ["/api/posts/:id", []],
   ["/api/categories", []],
   ["/api/users/user/:id", ["pageNumber"]],
+  // Kept apart (`searches`): any text is a query, and they must never push the pages out.
+  ["/api/search", ["q", "pageNumber"]],
 ]);
+
+/** The routes whose answers are kept in the searches' own budget (decision 015). */
+const SEARCH_ROUTES = new Set(["/api/search"]);
 
 /** Answers of shared routes that are one viewer's own (an author reading their draft). */
 const privateAnswers = new WeakSet<FastifyRequest>();
@@ -52,10 +57,10 @@ function keyOf(request: FastifyRequest, route: string, reads: readonly string[])
 
 export function registerSharedAnswers(
   server: FastifyInstance,
-  shared: { cache: PageCache; contentVersion: ContentVersion },
+  shared: { cache: PageCache; searches: PageCache; contentVersion: ContentVersion },
 ) {
-  const { cache, contentVersion } = shared;
-  const keeping = new WeakMap<FastifyRequest, { key: string; version: string }>();
+  const { contentVersion } = shared;
+  const keeping = new WeakMap<FastifyRequest, { key: string; version: string; cache: PageCache }>();
   // The requests making an answer others wait for; released once it is kept (or cannot be).
   const making = new WeakMap<FastifyRequest, (made?: CachedPage) => void>();
   const release = (request: FastifyRequest, made?: CachedPage) => {
@@ -66,24 +71,30 @@ export function registerSharedAnswers(
     if (request.method !== "GET" && request.method !== "HEAD") return undefined;
     const route = request.routeOptions.url ?? "";
     const reads = SHARED_ROUTES.get(route);
-    return reads && keyOf(request, route, reads);
+    return (
+      reads && {
+        key: keyOf(request, route, reads),
+        cache: SEARCH_ROUTES.has(route) ? shared.searches : shared.cache,
+      }
+    );
   };
 
   server.addHook("onRequest", async (request, reply) => {
-    const key = sharedKeyOf(request);
-    if (key === undefined) return;
+    const kept = sharedKeyOf(request);
+    if (kept === undefined) return;
+    const { key, cache } = kept;
     const version = await contentVersion.current();
     if (version === undefined) return;
-    const kept =
+    const answer =
       cache.get(key, version, Date.now()) ??
       (await waitWithoutIdleLimit(request, cache.whenMade(key, version)));
-    if (kept) {
-      await sendShared(request, reply, cache, key, kept, sharedApiHeaders(reply));
+    if (answer) {
+      await sendShared(request, reply, cache, key, answer, sharedApiHeaders(reply));
       return;
     }
     // Tagged with the version read before the handler reads the database.
     making.set(request, cache.startMaking(key, version));
-    keeping.set(request, { key, version });
+    keeping.set(request, { key, version, cache });
   });
   // Whatever became of the answer (an error, a client gone), nobody waits for it any longer.
   server.addHook("onResponse", (request, _reply, done) => {
@@ -116,7 +127,7 @@ export function registerSharedAnswers(
       csp: undefined,
       encoded: new Map(),
     };
-    cache.set(keep.key, answer);
+    keep.cache.set(keep.key, answer);
     release(request, answer);
     void reply.headers(sharedApiHeaders(reply)).header("etag", answer.etag);
     return payload;

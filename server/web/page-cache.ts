@@ -223,11 +223,16 @@ const SHARED_PAGES: readonly { path: RegExp; reads: readonly string[] }[] = [
   { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
   { path: /^\/profile\/[^/]+$/, reads: ["page"] },
   { path: /^\/login$/, reads: ["next"] },
+  // Kept in the searches' own budget (`isSearchAddress`): any text is a query.
+  { path: /^\/search$/, reads: ["q", "page"] },
   {
     path: /^\/(?:register|forgot-password|email-sent|password-reset-successfully|menu)$/,
     reads: [],
   },
 ];
+
+/** Whether a shared address is a search's, kept apart from the pages (decision 015). */
+export const isSearchAddress = (address: string) => /^\/search(?:\.data)?(?:\?|$)/.test(address);
 
 /** `.data` is React Router's client navigation form of a page; `_routes` picks the loaders run. */
 const DATA_SUFFIX = ".data";

@@ -23,6 +23,7 @@ import {
   etagOf,
   inlineScriptHashes,
   sendShared,
+  isSearchAddress,
   sharedPageAddress,
   type CachedPage,
   type PageCache,
@@ -167,7 +168,12 @@ export async function registerWebSite(
   deps: CoreDeps,
   config: Config,
   root: string,
-  shared: { cache: PageCache; contentVersion: ContentVersion; siteSettings: SiteSettingsReader },
+  shared: {
+    cache: PageCache;
+    searches: PageCache;
+    contentVersion: ContentVersion;
+    siteSettings: SiteSettingsReader;
+  },
 ): Promise<RenderPage | undefined> {
   const buildFile = path.join(root, "build", "server", "index.js");
   if (!existsSync(buildFile)) {
@@ -193,7 +199,7 @@ export async function registerWebSite(
   const limited = pageRateLimits(server);
   const secureCookies = siteOrigin.startsWith("https:");
   const sessionCookie = sessionCookieName(secureCookies);
-  const { cache, contentVersion } = shared;
+  const { contentVersion } = shared;
   const rendering = workSlots(Math.max(2, availableParallelism() * 2));
 
   const renderPage: RenderPage = async (request, reply) => {
@@ -211,11 +217,12 @@ export async function registerWebSite(
     // all others share (decision 014).
     const theme = themeOfRequest(request);
     const key = theme === "system" ? address : `${address} theme=${theme}`;
+    const cache = isSearchAddress(address) ? shared.searches : shared.cache;
     const cached = cache.get(key, version, Date.now()) ?? (await cache.whenMade(key, version));
     if (cached) return sendShared(request, reply, cache, key, cached, SHARED_PAGE_HEADERS);
     const made = cache.startMaking(key, version);
     try {
-      return await renderFresh(request, reply, url, { key, version });
+      return await renderFresh(request, reply, url, { key, version, cache });
     } finally {
       made();
     }
@@ -225,8 +232,8 @@ export async function registerWebSite(
     request: FastifyRequest,
     reply: FastifyReply,
     url: URL,
-    /** Where to keep the answer when it may be shared: its address and content version. */
-    keep: { key: string; version: string } | undefined,
+    /** Where to keep the answer when it may be shared: its address, content version and cache. */
+    keep: { key: string; version: string; cache: PageCache } | undefined,
   ) => {
     const cspNonce = randomBytes(16).toString("base64");
     const controller = new AbortController();
@@ -270,8 +277,8 @@ export async function registerWebSite(
           : undefined,
         encoded: new Map(),
       };
-      cache.set(keep.key, page);
-      return sendShared(request, reply, cache, keep.key, page, SHARED_PAGE_HEADERS);
+      keep.cache.set(keep.key, page);
+      return sendShared(request, reply, keep.cache, keep.key, page, SHARED_PAGE_HEADERS);
     }
 
     if (html)

@@ -163,6 +163,52 @@ describe("what a kept answer is kept under", () => {
   });
 });
 
+describe("kept searches (decision 015)", () => {
+  interface Found {
+    total: number;
+    posts: { title: string }[];
+  }
+  const searchFor = (path: string) => queriesOf(() => api.get<Found>(path));
+
+  it("answer the same search again without searching, until content changes", async () => {
+    await addPost(api, author, { title: "Albatross sighting", category: "Travel" });
+    const first = await searchFor("/api/search?q=albatross");
+    expect(first.result.status).toBe(200);
+    expect(first.result.body.total).toBe(1);
+    expect(first.ran).toBeGreaterThan(0);
+    const etag = first.result.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.result.headers.get("cache-control")).toBe("no-cache");
+
+    const again = await searchFor("/api/search?q=albatross&utm_source=x");
+    expect(again.ran).toBe(0);
+    expect(again.result.text).toBe(first.result.text);
+    const validated = await api.get("/api/search?q=albatross", {
+      headers: { "if-none-match": etag },
+    });
+    expect(validated.status).toBe(304);
+
+    // Another text or page is another search.
+    expect((await searchFor("/api/search?q=Albatross")).ran).toBeGreaterThan(0);
+    expect((await searchFor("/api/search?q=albatross&pageNumber=2")).ran).toBeGreaterThan(0);
+
+    // A new post that matches is found by the very next search.
+    await addPost(api, author, { title: "Albatross again", category: "Travel" });
+    const after = await searchFor("/api/search?q=albatross");
+    expect(after.ran).toBeGreaterThan(0);
+    expect(after.result.body.total).toBe(2);
+    expect(after.result.headers.get("etag")).not.toBe(etag);
+  });
+
+  it("keep nothing but success: a refused search is asked again", async () => {
+    for (let n = 0; n < 2; n += 1) {
+      const refused = await searchFor("/api/search?q=-");
+      expect(refused.result.status).toBe(400);
+      expect(refused.result.headers.get("etag")).toBeNull();
+    }
+  });
+});
+
 describe("writes that change nothing a visitor sees", () => {
   it("leave the kept answers alone: sign-ins, sign-outs, reset links, refused writes", async () => {
     const path = "/api/posts?pageNumber=1";

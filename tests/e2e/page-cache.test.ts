@@ -174,14 +174,25 @@ describe("shared renders of anonymous pages", () => {
     expect((await pageQueries("/posts?page=3")).ran).toBeGreaterThan(0);
   });
 
-  it("are never made of search pages: any text makes a page, so each search runs afresh", async () => {
+  it("keep a search's page until content changes, one per search text and page (decision 015)", async () => {
     await newPost("Searched for twice");
-    for (const path of ["/search?q=searched", "/search?q=searched", "/search?q=twice&page=1"]) {
-      const { response, html, ran } = await pageQueries(path);
-      expect(response.status, path).toBe(200);
-      expect(html).toContain("1 post found");
-      expect(ran, path).toBeGreaterThan(0);
-    }
+    const first = await pageQueries("/search?q=searched");
+    expect(first.response.status).toBe(200);
+    expect(first.html).toContain("1 post found");
+    expect(first.ran).toBeGreaterThan(0);
+    const again = await pageQueries("/search?q=searched&utm_source=x");
+    expect(again.ran).toBe(0);
+    expect(again.html).toContain("1 post found");
+    // What the page reads makes another page: other text, another page of results.
+    expect((await pageQueries("/search?q=twice")).ran).toBeGreaterThan(0);
+    expect((await pageQueries("/search?q=searched&page=2")).ran).toBeGreaterThan(0);
+    // A signed-in reader's results page is theirs (their header): made for them each time.
+    expect((await pageQueries("/search?q=searched", signedIn(reader))).ran).toBeGreaterThan(0);
+
+    await newPost("Searched for again");
+    const after = await pageQueries("/search?q=searched");
+    expect(after.ran).toBeGreaterThan(0);
+    expect(after.html).toContain("2 posts found");
   });
 
   it("outlive the writes that change nothing: a visitor's sign-out, a failed sign-in", async () => {
@@ -270,5 +281,32 @@ describe("shared renders and the reader's theme (decision 014)", () => {
     const data = await page("/_root.data", { cookie: "theme=dark" });
     expect(data.html).toContain('"dark"');
     expect((await page("/_root.data")).html).not.toContain('"dark"');
+  });
+});
+
+describe("a search refused by its limit", () => {
+  it("is told to that visitor and never kept as the page everyone gets for that search", async () => {
+    const limited = await startTestServer({ RATE_LIMITS: "on" });
+    try {
+      const ask = (q: string) =>
+        fetch(`${limited.url}/search?q=${q}`).then(async (response) => ({
+          response,
+          html: await response.text(),
+        }));
+      // Each text is a page of its own, so each is a search the limit counts (120 a minute).
+      for (let n = 0; n < 120; n += 1) {
+        expect((await ask(`word${String(n)}`)).response.status).toBe(200);
+      }
+      const refused = await ask("refused");
+      expect(refused.html).toContain("Too many requests");
+      expect(refused.response.headers.get("cache-control")).toBe("private, no-store");
+      expect(refused.response.headers.get("etag")).toBeNull();
+      // A search kept before the limit was reached is still everyone's.
+      const kept = await ask("word0");
+      expect(kept.html).not.toContain("Too many requests");
+      expect(kept.response.headers.get("etag")).not.toBeNull();
+    } finally {
+      await limited.close();
+    }
   });
 });
