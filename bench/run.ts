@@ -200,6 +200,9 @@ async function main() {
     ADMIN_EMAIL: "bench-admin@example.com",
     ADMIN_PASSWORD: "Bench-Admin1!",
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    // The content version, rate limits and login attempts shared through Redis, as several
+    // instances run (decision 007).
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
   // Page 1000 of the default 10,000 posts; the last page of a smaller set.
   const deepPage = Math.min(1000, Math.max(1, Math.ceil(sizes.posts / 6)));
@@ -402,6 +405,7 @@ async function main() {
       cpus: os.cpus().length,
       node: process.version,
       database: process.env.DATABASE_URL ? "postgres" : "sqlite",
+      redis: process.env.REDIS_URL ? "redis" : "none",
     },
     sizes,
     seedMs,
@@ -427,7 +431,7 @@ async function main() {
   const lines = [
     `# Benchmark, ${report.date}`,
     "",
-    `${String(report.machine.cpus)} cores, Node ${report.machine.node}, ${report.machine.database}; ${String(sizes.posts)} posts, ${String(sizes.users)} users, ${String(sizes.likes)} likes, ${String(sizes.comments)} comments (seeded in ${String(seedMs)} ms). ${runs > 1 ? `Medians of ${String(runs)} runs (range in brackets)` : "One run"} of ${String(duration)} s per row after a 2 s warm-up. Uncached rows: the server started with PAGE_CACHE=off.`,
+    `${String(report.machine.cpus)} cores, Node ${report.machine.node}, ${report.machine.database}${report.machine.redis === "redis" ? " with Redis" : ""}; ${String(sizes.posts)} posts, ${String(sizes.users)} users, ${String(sizes.likes)} likes, ${String(sizes.comments)} comments (seeded in ${String(seedMs)} ms). ${runs > 1 ? `Medians of ${String(runs)} runs (range in brackets)` : "One run"} of ${String(duration)} s per row after a 2 s warm-up. Uncached rows: the server started with PAGE_CACHE=off.`,
     "",
     "| route | connections | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to ceiling | peak MB so far |",
     "|---|---|---|---|---|---|---|---|---|",
