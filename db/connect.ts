@@ -24,6 +24,7 @@ import { follows } from "./migrations/009-follows.js";
 import { mailOutbox } from "./migrations/010-mail-outbox.js";
 import { siteSettings } from "./migrations/011-site-settings.js";
 import { coverAlt } from "./migrations/012-cover-alt.js";
+import { postsCreatedAt } from "./migrations/013-posts-created-at.js";
 import type { Database } from "./schema.js";
 import { SQLite } from "./sqlite-driver.js";
 import { StripNulPlugin } from "./strip-nul.js";
@@ -73,6 +74,7 @@ const migrations: MigrationProvider = {
       "010-mail-outbox": mailOutbox,
       "011-site-settings": siteSettings,
       "012-cover-alt": coverAlt,
+      "013-posts-created-at": postsCreatedAt,
     }),
 };
 
