@@ -2,8 +2,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Writable } from "node:stream";
-import zlib from "node:zlib";
-import compress from "@fastify/compress";
 import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
@@ -46,6 +44,7 @@ import { siteSettingsRoutes } from "./api/settings/routes.js";
 import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
 import { registerApiCors } from "./plugins/cors.js";
+import { registerCompression } from "./plugins/compression.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { sharedLimitStore } from "./plugins/rate-limit-store.js";
 import { OneLinePerRequest, requestSerializer } from "./plugins/logging.js";
@@ -372,18 +371,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
   registerSharedAnswers(server, shared);
 
-  await server.register(compress, {
-    encodings: ["br", "gzip"],
-    // Quality 4 compresses dynamic JSON and HTML nearly as well as 11 at a fraction of the CPU. A
-    // 256 KB window (not 4 MB) loses nothing on pages of ~100 KB, and a long stream (a whole list
-    // of posts) no longer holds ~100 MB of native memory while it is compressed.
-    brotliOptions: {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-        [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
-      },
-    },
-  });
+  await registerCompression(server);
   await server.register(multipart);
 
   if (config.rateLimits) {
