@@ -1,7 +1,7 @@
-import http from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { negotiatedEncoding } from "../../server/plugins/compression.js";
+import { rawGet } from "../support/http.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 let server: TestServer;
@@ -11,27 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** GET with node:http, so the answer is seen as sent (fetch would decode it). */
-function rawGet(path: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      http
-        .get(`${server.url}${path}`, { headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => {
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks),
-            });
-          });
-          res.on("error", reject);
-        })
-        .on("error", reject);
-    },
-  );
-}
+const at = (path: string) => `${server.url}${path}`;
 
 const decoders: Record<string, (body: Buffer) => Buffer> = {
   br: brotliDecompressSync,
@@ -43,7 +23,7 @@ describe("compression of whole answers", () => {
   const PATH = "/api/openapi.json";
 
   it("sends each client the encoding it prefers most, whole, with its length", async () => {
-    const plain = await rawGet(PATH, { "accept-encoding": "identity" });
+    const plain = await rawGet(at(PATH), { "accept-encoding": "identity" });
     expect(plain.status).toBe(200);
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body.length).toBeGreaterThan(1024);
@@ -56,7 +36,7 @@ describe("compression of whole answers", () => {
       ["gzip;q=1, br;q=0.5", "gzip"],
       ["br;q=0, gzip", "gzip"],
     ] as const) {
-      const reply = await rawGet(PATH, { "accept-encoding": accept });
+      const reply = await rawGet(at(PATH), { "accept-encoding": accept });
       expect(reply.status, accept).toBe(200);
       expect(reply.headers["content-encoding"], accept).toBe(expected);
       expect(reply.headers.vary, accept).toContain("accept-encoding");
@@ -68,18 +48,18 @@ describe("compression of whole answers", () => {
 
   it("leaves an answer uncompressed when the client takes neither encoding", async () => {
     for (const accept of ["identity", "deflate", "br;q=0, gzip;q=0"]) {
-      const reply = await rawGet(PATH, { "accept-encoding": accept });
+      const reply = await rawGet(at(PATH), { "accept-encoding": accept });
       expect(reply.headers["content-encoding"], accept).toBeUndefined();
       expect(JSON.parse(reply.body.toString("utf8"))).toHaveProperty("openapi");
     }
   });
 
   it("leaves small answers and clients that ask for none as they are", async () => {
-    const small = await rawGet("/livez", { "accept-encoding": "br" });
+    const small = await rawGet(at("/livez"), { "accept-encoding": "br" });
     expect(small.status).toBe(200);
     expect(small.body.length).toBeLessThan(1024);
     expect(small.headers["content-encoding"]).toBeUndefined();
-    const refused = await rawGet(PATH, { "accept-encoding": "br", "x-no-compression": "1" });
+    const refused = await rawGet(at(PATH), { "accept-encoding": "br", "x-no-compression": "1" });
     expect(refused.headers["content-encoding"]).toBeUndefined();
   });
 });

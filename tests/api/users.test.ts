@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
 import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, loginAs, PASSWORD, signInAdmin, type TestUser } from "../support/factories.js";
-import { assertNoSecrets, client, type Client } from "../support/http.js";
+import { assertNoSecrets, client, rawGet, type Client } from "../support/http.js";
 import { failOnServerErrors } from "../support/server-errors.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -63,28 +62,6 @@ async function usersInDatabase() {
     .select((eb) => eb.fn.countAll<number | string>().as("count"))
     .executeTakeFirstOrThrow();
   return Number(row.count);
-}
-
-/** GET with node:http, so the Content-Encoding the server chose is seen as sent (fetch decodes it). */
-function rawGet(url: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      http
-        .get(url, { headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => {
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks),
-            });
-          });
-          res.on("error", reject);
-        })
-        .on("error", reject);
-    },
-  );
 }
 
 describe("GET /api/users/count", () => {

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { expect } from "vitest";
 
 export interface Reply<T = unknown> {
@@ -85,3 +86,25 @@ export function client(baseUrl: string) {
 }
 
 export type Client = ReturnType<typeof client>;
+
+/** GET with node:http, so the Content-Encoding the server chose is seen as sent (fetch decodes it). */
+export function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get(url, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks),
+            });
+          });
+          res.on("error", reject);
+        })
+        .on("error", reject);
+    },
+  );
+}
