@@ -525,16 +525,16 @@ export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
   return getPost(deps, actor, post.id);
 }
 
-/**
- * Published posts by id, in the order given (a search's ranking), each with its body's plain text;
- * an id whose post is gone or no longer published is left out.
- */
 /** Posts by id with their plain text (search results), compiled once per count of ids. */
 const postsWithText = compiledOnce((db: Kysely<Database>, ids: readonly string[]) =>
   // By primary key alone: with the status in the WHERE, SQLite would walk the status index.
   selectPostSummaries(db).select("posts.body_text").where("posts.id", "in", ids),
 );
 
+/**
+ * Published posts by id, in the order given (a search's ranking), each with its body's plain text;
+ * an id whose post is gone or no longer published is left out.
+ */
 export async function listPublishedPostsWithText(deps: CoreDeps, ids: readonly string[]) {
   if (ids.length === 0) return [];
   const rows = await postsWithText(deps.db, ids);

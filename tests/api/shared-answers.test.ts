@@ -200,7 +200,7 @@ describe("kept searches (decision 015)", () => {
     expect(after.result.headers.get("etag")).not.toBe(etag);
   });
 
-  it("keep nothing but success: a refused search is asked again", async () => {
+  it("keep nothing but success: a refused search carries no validator of a kept one", async () => {
     for (let n = 0; n < 2; n += 1) {
       const refused = await searchFor("/api/search?q=-");
       expect(refused.result.status).toBe(400);
