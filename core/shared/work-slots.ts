@@ -16,9 +16,12 @@ export class NoFreeTurn extends Error {
 export function workSlots(count: number, options: { maxWaiting?: number } = {}) {
   let running = 0;
   const waiting: (() => void)[] = [];
+  // The next in line starts in a later turn of the event loop, never straight from the release:
+  // work whose every step is a promise (synchronous SQLite, React's render) would otherwise run the
+  // whole line in one go, and answers finished meanwhile (compressed, ready to send) waited for it.
   const free = () => {
     const next = waiting.shift();
-    if (next) next();
+    if (next) setImmediate(next);
     else running -= 1;
   };
 
@@ -34,11 +37,18 @@ export function workSlots(count: number, options: { maxWaiting?: number } = {}) 
       }
       const leave = () => {
         const at = waiting.indexOf(turn);
-        if (at >= 0) waiting.splice(at, 1);
+        // Out of the line already: the turn is on its way, and passes itself on (below).
+        if (at < 0) return;
+        waiting.splice(at, 1);
         reject(signal?.reason as Error);
       };
       const turn = () => {
         signal?.removeEventListener("abort", leave);
+        if (signal?.aborted) {
+          reject(signal.reason as Error);
+          free();
+          return;
+        }
         resolve();
       };
       signal?.addEventListener("abort", leave, { once: true });
@@ -48,8 +58,17 @@ export function workSlots(count: number, options: { maxWaiting?: number } = {}) 
 
   /** Waits for a slot; call the result once the work is over (calling it again does nothing). */
   async function acquire(signal?: AbortSignal): Promise<() => void> {
-    if (running < count) running += 1;
-    else await wait(signal);
+    if (running < count) {
+      running += 1;
+      // A free slot too is taken in a later turn of the loop (see `free`): a request's work that
+      // never waits for I/O would otherwise run inside the callback that read the request, one
+      // request after another, and a few slots would limit nothing.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) {
+        free();
+        throw signal.reason as Error;
+      }
+    } else await wait(signal);
     let held = true;
     return () => {
       if (!held) return;

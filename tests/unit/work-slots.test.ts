@@ -48,6 +48,41 @@ describe("workSlots", () => {
     await alsoWaiting;
     expect(third).toBeDefined();
   });
+
+  it("hands a freed slot on in a later turn of the event loop, not in the releasing one", async () => {
+    const { acquire } = workSlots(1);
+    const first = await acquire();
+    const order: string[] = [];
+    const waiting = acquire().then((release) => {
+      order.push("next turn");
+      return release;
+    });
+    // Work already waiting for the loop (an answer compressed and ready to send) goes first.
+    setImmediate(() => {
+      order.push("waiting work");
+    });
+    first();
+    // However long a chain of promises the releasing work runs on, the next one has not started.
+    for (let step = 0; step < 50; step += 1) await Promise.resolve();
+    expect(order).toEqual([]);
+    (await waiting)();
+    expect(order).toEqual(["waiting work", "next turn"]);
+  });
+
+  it("passes on a turn whose caller left after it was handed over, before it started", async () => {
+    const { acquire } = workSlots(1);
+    const first = await acquire();
+    const leaving = new AbortController();
+    const gone = acquire(leaving.signal);
+    first();
+    leaving.abort(new Error("client left"));
+    await expect(gone).rejects.toThrow("client left");
+    const next = await Promise.race([
+      acquire(),
+      new Promise((resolve) => setTimeout(resolve, 200, "stuck")),
+    ]);
+    expect(next).toBeTypeOf("function");
+  });
 });
 
 describe("workSlots with a line of limited length", () => {
@@ -76,8 +111,10 @@ describe("workSlots with a line of limited length", () => {
     first();
     const release = await next;
     release();
-    await expect(acquire(AbortSignal.abort(new Error("already gone")))).resolves.toBeTypeOf(
-      "function",
+    // A caller gone before its turn starts is refused, and the slot it was given is free again.
+    await expect(acquire(AbortSignal.abort(new Error("already gone")))).rejects.toThrow(
+      "already gone",
     );
+    await expect(acquire()).resolves.toBeTypeOf("function");
   });
 });
