@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { ReadWorker } from "../db/read-worker.js";
 import type { Database } from "../db/schema.js";
 import type { AttemptCounter } from "./auth/login-attempts.js";
 import type { Mailer } from "./mail/mailer.js";
@@ -8,6 +9,12 @@ import type { Clock } from "./shared/clock.js";
 /** Everything the domain services need from the outside world, wired once by the host. */
 export interface CoreDeps {
   db: Kysely<Database>;
+  /**
+   * On SQLite, a read-only connection on another thread for reads that cost SQLite itself a
+   * millisecond or more (a full-text search); absent on PostgreSQL, whose reads leave the
+   * process anyway.
+   */
+  offThread?: ReadWorker;
   mailer: Mailer;
   storage: Storage;
   clock: Clock;

@@ -78,6 +78,9 @@ const migrations: MigrationProvider = {
     }),
 };
 
+/** The SQLite database file in a data folder. */
+export const sqliteFile = (dataDir: string) => path.join(dataDir, "blog.db");
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new (loadPg().Pool)({ connectionString: options.databaseUrl, max: 10 });
@@ -94,7 +97,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     return { db, engine: "postgres", close: () => db.destroy() };
   }
   mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(options.dataDir, "blog.db"));
+  const sqlite = new SQLite(sqliteFile(options.dataDir));
   sqlite.pragma("journal_mode = WAL");
   // NORMAL in WAL mode keeps every commit across a process crash; only a power loss can drop
   // the last transactions, which is the trade every embedded deployment of SQLite makes.

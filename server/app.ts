@@ -25,7 +25,8 @@ import { createLocalStorage, isSafeKey } from "../core/media/storage.js";
 import { systemClock, type Clock } from "../core/shared/clock.js";
 import { lazyModule } from "../core/shared/lazy-module.js";
 import { ensureAdmin, type AdminCredentials } from "../core/users/bootstrap-admin.js";
-import { migrateToLatest, openDatabase, type DatabaseHandle } from "../db/connect.js";
+import { migrateToLatest, openDatabase, sqliteFile, type DatabaseHandle } from "../db/connect.js";
+import { lazyReadWorker } from "../db/read-worker.js";
 import { adminRoutes } from "./api/admin/routes.js";
 import { authRoutes } from "./api/auth/routes.js";
 import { categoryRoutes } from "./api/categories/routes.js";
@@ -237,6 +238,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   server.addHook("onClose", () => database.close());
   await migrateToLatest(database.db);
+  // Full-text searches read SQLite on a thread of their own (decision 015).
+  const offThread =
+    database.engine === "sqlite"
+      ? lazyReadWorker(sqliteFile(config.dataDir), options.onQuery)
+      : undefined;
+  if (offThread) server.addHook("onClose", () => offThread.close());
 
   const redis = config.redisUrl ? await connectRedis(server, config.redisUrl) : undefined;
   const clock = options.clock ?? systemClock;
@@ -266,6 +273,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   let mailOutbox: MailOutboxWorker | undefined;
   const deps: CoreDeps = {
     db: database.db,
+    ...(offThread ? { offThread } : {}),
     clock,
     // Moved on by the services that change what visitors see, before their answer leaves, so the
     // next request on any instance renders afresh (decision 005).

@@ -1,7 +1,8 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { SEARCH_MATCHES_MAX } from "../../contract/limits.js";
 import { SearchQuerySchema } from "../../contract/search.js";
 import { engineOf } from "../../db/engine.js";
+import { ReadWorkerGone, type ReadWorker } from "../../db/read-worker.js";
 import type { CoreDeps } from "../deps.js";
 import { listPublishedPostsWithText } from "../posts/posts-service.js";
 import { pageOf } from "../posts/queries.js";
@@ -23,11 +24,36 @@ interface Matches {
 // Column weights of bm25 (title, body, category, author), as PostgreSQL's A, D, B, B.
 const BM25 = sql`bm25(post_search, 10.0, 1.0, 4.0, 4.0)`;
 
+/** Read workers found gone, each told of once. */
+const mourned = new WeakSet<ReadWorker>();
+
+/**
+ * A read of the index: on the read worker's thread when there is one (the index read is most of
+ * what a search costs), else, or if that thread is gone, on the main connection.
+ */
+async function readIndex<Row>(deps: CoreDeps, query: RawBuilder<Row>): Promise<Row[]> {
+  if (deps.offThread) {
+    const { sql: text, parameters } = query.compile(deps.db);
+    try {
+      return await deps.offThread.all<Row>(text, parameters);
+    } catch (error) {
+      if (!(error instanceof ReadWorkerGone)) throw error;
+      if (!mourned.has(deps.offThread)) {
+        mourned.add(deps.offThread);
+        deps.log.warn({ err: error }, "searching on the main thread: the read worker is gone");
+      }
+    }
+  }
+  return (await query.execute(deps.db)).rows;
+}
+
 async function matchSqlite(deps: CoreDeps, terms: SearchTerms, page: Page): Promise<Matches> {
   const match = ftsExpression(terms);
   // One statement: the newest matches by rowid (FTS5 walks its index in that order and stops),
   // ranked; the count is the candidates' own.
-  const { rows } = await sql<{ id: string; total: number | bigint }>`
+  const rows = await readIndex(
+    deps,
+    sql<{ id: string; total: number | bigint }>`
     WITH candidates AS (
       SELECT rowid AS doc, ${BM25} AS score FROM post_search
       WHERE post_search MATCH ${match}
@@ -36,16 +62,20 @@ async function matchSqlite(deps: CoreDeps, terms: SearchTerms, page: Page): Prom
     SELECT d.post_id AS id, (SELECT count(*) FROM candidates) AS total
     FROM candidates JOIN post_search_docs d ON d.doc = candidates.doc
     ORDER BY candidates.score, candidates.doc DESC
-    LIMIT ${page.limit} OFFSET ${page.offset}`.execute(deps.db);
+    LIMIT ${page.limit} OFFSET ${page.offset}`,
+  );
   if (rows.length > 0 || page.offset === 0) {
     return { ids: rows.map((row) => row.id), total: Number(rows[0]?.total ?? 0) };
   }
   // Past the last page: the count alone.
-  const count = await sql<{ n: number | bigint }>`
-    SELECT count(*) AS n FROM (
-      SELECT 1 FROM post_search WHERE post_search MATCH ${match} LIMIT ${SEARCH_MATCHES_MAX}
-    )`.execute(deps.db);
-  return { ids: [], total: Number(count.rows[0]?.n ?? 0) };
+  const [count] = await readIndex(
+    deps,
+    sql<{ n: number | bigint }>`
+      SELECT count(*) AS n FROM (
+        SELECT 1 FROM post_search WHERE post_search MATCH ${match} LIMIT ${SEARCH_MATCHES_MAX}
+      )`,
+  );
+  return { ids: [], total: Number(count?.n ?? 0) };
 }
 
 async function matchPostgres(deps: CoreDeps, terms: SearchTerms, page: Page): Promise<Matches> {
