@@ -1,13 +1,31 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { negotiatedEncoding } from "../../server/plugins/compression.js";
-import { rawGet } from "../support/http.js";
+import { signInAdmin } from "../support/factories.js";
+import { client, rawGet } from "../support/http.js";
+import { addCategory, addPost } from "../support/post-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 let server: TestServer;
+/**
+ * A draft's JSON, asked by its author: a small answer (a few KB) made for its asker, so never a
+ * kept one, compressed on the JavaScript thread itself.
+ */
+let smallPath: string;
+let signedIn: Record<string, string>;
 
 beforeAll(async () => {
   server = await startTestServer();
+  const api = client(server.url);
+  const admin = await signInAdmin(server, api);
+  await addCategory(api, admin, "Notes");
+  const post = await addPost(api, admin, {
+    category: "Notes",
+    description: "A paragraph of a post, long enough to be worth compressing. ".repeat(60),
+    status: "draft",
+  });
+  smallPath = `/api/posts/${post._id}`;
+  signedIn = { authorization: `Bearer ${admin.token}` };
 });
 afterAll(() => server.close());
 
@@ -22,11 +40,11 @@ describe("compression of whole answers", () => {
   // The OpenAPI document: a JSON answer of tens of KB, the same for everyone, not kept.
   const PATH = "/api/openapi.json";
 
-  it("sends each client the encoding it prefers most, whole, with its length", async () => {
-    const plain = await rawGet(at(PATH), { "accept-encoding": "identity" });
+  /** What `path` sends for each Accept-Encoding; returns the plain body's length. */
+  async function expectEncodings(path: string, asker: Record<string, string>) {
+    const plain = await rawGet(at(path), { ...asker, "accept-encoding": "identity" });
     expect(plain.status).toBe(200);
     expect(plain.headers["content-encoding"]).toBeUndefined();
-    expect(plain.body.length).toBeGreaterThan(1024);
     for (const [accept, expected] of [
       ["br, gzip", "br"],
       ["gzip, deflate, br", "br"],
@@ -36,7 +54,7 @@ describe("compression of whole answers", () => {
       ["gzip;q=1, br;q=0.5", "gzip"],
       ["br;q=0, gzip", "gzip"],
     ] as const) {
-      const reply = await rawGet(at(PATH), { "accept-encoding": accept });
+      const reply = await rawGet(at(path), { ...asker, "accept-encoding": accept });
       expect(reply.status, accept).toBe(200);
       expect(reply.headers["content-encoding"], accept).toBe(expected);
       expect(reply.headers.vary, accept).toContain("accept-encoding");
@@ -44,6 +62,18 @@ describe("compression of whole answers", () => {
       expect(reply.body.length, accept).toBeLessThan(plain.body.length / 3);
       expect(decoders[expected]?.(reply.body).equals(plain.body), accept).toBe(true);
     }
+    return plain.body.length;
+  }
+
+  it("sends each client the encoding it prefers most, whole, with its length", async () => {
+    // Over 16 KB: compressed in the thread pool.
+    expect(await expectEncodings(PATH, {})).toBeGreaterThan(16_384);
+  });
+
+  it("does the same for a small answer, compressed on the JavaScript thread", async () => {
+    const length = await expectEncodings(smallPath, signedIn);
+    expect(length).toBeGreaterThan(1024);
+    expect(length).toBeLessThanOrEqual(16_384);
   });
 
   it("leaves an answer uncompressed when the client takes neither encoding", async () => {

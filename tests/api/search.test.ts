@@ -494,17 +494,20 @@ describe("posts written before search (migration 008)", () => {
   });
 });
 
-describe.skipIf(process.env.DATABASE_URL !== undefined)("GET /api/search: off the main thread", () => {
-  it("searches on the main connection if the read worker is gone, finding the same", async () => {
-    const { offThread } = server.app.deps;
-    expect(offThread).toBeDefined();
-    // Two texts that find the same posts (a search asked again would be a kept answer).
-    const onWorker = await foundSet("tomatoes");
-    expect(onWorker).toEqual(["tomatoes", "weekend"]);
-    await offThread?.close();
-    expect(await foundSet("tomato")).toEqual(onWorker);
-    expect(await foundSet("tomatoe")).toEqual(onWorker);
-    const warnings = server.logs.filter((line) => line.includes("the read worker is gone"));
-    expect(warnings).toHaveLength(1);
-  });
-});
+describe.skipIf(process.env.DATABASE_URL !== undefined)(
+  "GET /api/search: off the main thread",
+  () => {
+    it("searches on the main connection if the read worker is gone, finding the same", async () => {
+      const { offThread } = server.app.deps;
+      expect(offThread).toBeDefined();
+      // Two texts that find the same posts (a search asked again would be a kept answer).
+      const onWorker = await foundSet("tomatoes");
+      expect(onWorker).toEqual(["tomatoes", "weekend"]);
+      await offThread?.close();
+      expect(await foundSet("tomato")).toEqual(onWorker);
+      expect(await foundSet("tomatoe")).toEqual(onWorker);
+      const warnings = server.logs.filter((line) => line.includes("the read worker is gone"));
+      expect(warnings).toHaveLength(1);
+    });
+  },
+);
