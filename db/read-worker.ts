@@ -4,7 +4,7 @@ import { sqliteModulePath } from "./sqlite-driver.js";
 /**
  * The worker's code, a plain script (eval'd, so the same text runs from the TypeScript sources
  * in tests and from the build): one read-only connection to the database file, statements kept
- * by their SQL, one query at a time in the order asked.
+ * by their SQL (a hundred at most), one query at a time in the order asked.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -22,6 +22,7 @@ parentPort.on("message", (message) => {
   try {
     let statement = statements.get(message.sql);
     if (!statement) {
+      if (statements.size >= 100) statements.clear();
       statement = db.prepare(message.sql);
       statements.set(message.sql, statement);
     }
@@ -41,6 +42,7 @@ export class ReadWorkerGone extends Error {
     this.name = "ReadWorkerGone";
   }
 }
+
 type Answer = { id: number; rows: Row[] } | { id: number; error: string };
 
 /** A read-only connection to a SQLite file on a thread of its own. */
