@@ -15,6 +15,11 @@ export interface CoreDeps {
    * process anyway.
    */
   offThread?: ReadWorker;
+  /**
+   * On SQLite, how full-text matches are ranked: the search_rank extension when it is built
+   * (decision 015), else FTS5's bm25 (the default).
+   */
+  searchRank?: "search_rank" | "bm25";
   mailer: Mailer;
   storage: Storage;
   clock: Clock;

@@ -25,7 +25,9 @@ import { mailOutbox } from "./migrations/010-mail-outbox.js";
 import { siteSettings } from "./migrations/011-site-settings.js";
 import { coverAlt } from "./migrations/012-cover-alt.js";
 import { postsCreatedAt } from "./migrations/013-posts-created-at.js";
+import { searchPrefixes } from "./migrations/014-search-prefixes.js";
 import type { Database } from "./schema.js";
+import { loadSearchRank, type SearchRanking } from "./search-rank.js";
 import { SQLite } from "./sqlite-driver.js";
 import { StripNulPlugin } from "./strip-nul.js";
 
@@ -34,6 +36,8 @@ export type Engine = "sqlite" | "postgres";
 export interface DatabaseHandle {
   db: Kysely<Database>;
   engine: Engine;
+  /** SQLite only: how its full-text matches are ranked (decision 015). */
+  searchRanking?: SearchRanking;
   close(): Promise<void>;
 }
 
@@ -45,6 +49,8 @@ export interface DatabaseOptions {
   onIdleError?: (error: Error) => void;
   /** Told the SQL of every query run (tests count queries per page with it). */
   onQuery?: (sql: string) => void;
+  /** SQLite's search_rank extension (db/search-rank.ts): null leaves it out; the built one if absent. */
+  searchRankExtension?: string | null;
 }
 
 function queryLog(options: DatabaseOptions): { log?: (event: LogEvent) => void } {
@@ -75,6 +81,7 @@ const migrations: MigrationProvider = {
       "011-site-settings": siteSettings,
       "012-cover-alt": coverAlt,
       "013-posts-created-at": postsCreatedAt,
+      "014-search-prefixes": searchPrefixes,
     }),
 };
 
@@ -104,12 +111,13 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
+  const searchRanking = loadSearchRank(sqlite, options.searchRankExtension);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new StripNulPlugin()],
     ...queryLog(options),
   });
-  return { db, engine: "sqlite", close: () => db.destroy() };
+  return { db, engine: "sqlite", searchRanking, close: () => db.destroy() };
 }
 
 /**

@@ -3,7 +3,8 @@ import { sqliteModulePath } from "./sqlite-driver.js";
 
 /**
  * The worker's code, a plain script (eval'd, so the same text runs from the TypeScript sources
- * in tests and from the build): one read-only connection to the database file, statements kept
+ * in tests and from the build): one read-only connection to the database file (with the main
+ * connection's search_rank extension, if it has one), statements kept
  * by their SQL (a hundred at most), one query at a time in the order asked.
  */
 const WORKER_SOURCE = `
@@ -11,6 +12,8 @@ const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma("busy_timeout = 5000");
+// The main connection's search_rank: a worker that cannot load it fails, and searches stay there.
+if (workerData.extension) db.loadExtension(workerData.extension);
 const statements = new Map();
 parentPort.on("message", (message) => {
   if (message.close) {
@@ -57,10 +60,10 @@ export interface ReadWorker {
  * search), run on a second core while the first serves other requests. In WAL mode a read here
  * sees every write committed before it starts, as a read on the main connection does.
  */
-export function openReadWorker(file: string): ReadWorker {
+export function openReadWorker(file: string, extension?: string): ReadWorker {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, driver: sqliteModulePath() },
+    workerData: { file, driver: sqliteModulePath(), extension },
   });
   // An idle worker does not keep the process alive; a pending read does (its promise waits).
   worker.unref();
@@ -109,13 +112,18 @@ export function openReadWorker(file: string): ReadWorker {
 
 /**
  * A read worker started at its first read, so a server that is never searched runs none.
- * `onQuery` is told each read's SQL, as the main connection tells its own (tests count them).
+ * `onQuery` is told each read's SQL, as the main connection tells its own (tests count them);
+ * `extension` is loaded into it as into the main connection (db/search-rank.ts).
  */
-export function lazyReadWorker(file: string, onQuery?: (sql: string) => void): ReadWorker {
+export function lazyReadWorker(
+  file: string,
+  onQuery?: (sql: string) => void,
+  extension?: string,
+): ReadWorker {
   let started: ReadWorker | undefined;
   return {
     all<T>(sql: string, parameters: readonly unknown[]) {
-      started ??= openReadWorker(file);
+      started ??= openReadWorker(file, extension);
       onQuery?.(sql);
       return started.all<T>(sql, parameters);
     },

@@ -187,6 +187,8 @@ export interface AppOptions {
   publishCheckMs?: number;
   /** How often to look for conversation mail to send (MAIL_CHECK_MS unless a test says). */
   mailCheckMs?: number;
+  /** SQLite's search_rank extension: the built one unless a test says another, or null for none. */
+  searchRankExtension?: string | null;
 }
 
 export interface App {
@@ -235,13 +237,24 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       server.log.warn({ err: error }, "database connection dropped; it will be reopened");
     },
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+    ...(options.searchRankExtension !== undefined
+      ? { searchRankExtension: options.searchRankExtension }
+      : {}),
   });
   server.addHook("onClose", () => database.close());
   await migrateToLatest(database.db);
   // Full-text searches read SQLite on a thread of their own (decision 015).
+  const ranking = database.searchRanking;
+  if (ranking?.rank === "bm25") {
+    server.log.warn(`searches rank with FTS5's slower bm25: ${ranking.why}`);
+  }
   const offThread =
     database.engine === "sqlite"
-      ? lazyReadWorker(sqliteFile(config.dataDir), options.onQuery)
+      ? lazyReadWorker(
+          sqliteFile(config.dataDir),
+          options.onQuery,
+          ranking?.rank === "search_rank" ? ranking.extension : undefined,
+        )
       : undefined;
   if (offThread) server.addHook("onClose", () => offThread.close());
 
@@ -274,6 +287,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const deps: CoreDeps = {
     db: database.db,
     ...(offThread ? { offThread } : {}),
+    ...(ranking ? { searchRank: ranking.rank } : {}),
     clock,
     // Moved on by the services that change what visitors see, before their answer leaves, so the
     // next request on any instance renders afresh (decision 005).

@@ -21,8 +21,14 @@ interface Matches {
   total: number;
 }
 
-// Column weights of bm25 (title, body, category, author), as PostgreSQL's A, D, B, B.
-const BM25 = sql`bm25(post_search, 10.0, 1.0, 4.0, 4.0)`;
+// How well a post matches, higher first, with the column weights (title, body, category, author)
+// as PostgreSQL's A, D, B, B: search_rank when SQLite has it (native/search-rank.c), else bm25
+// (lower is better there, so negated), which reads the whole list of posts of every searched word
+// once a query to weigh it (decision 015).
+const RANK = {
+  search_rank: sql`search_rank(post_search, 10.0, 1.0, 4.0, 4.0)`,
+  bm25: sql`-bm25(post_search, 10.0, 1.0, 4.0, 4.0)`,
+};
 
 /** Read workers found gone, each told of once. */
 const mourned = new WeakSet<ReadWorker>();
@@ -55,13 +61,13 @@ async function matchSqlite(deps: CoreDeps, terms: SearchTerms, page: Page): Prom
     deps,
     sql<{ id: string; total: number | bigint }>`
     WITH candidates AS (
-      SELECT rowid AS doc, ${BM25} AS score FROM post_search
+      SELECT rowid AS doc, ${RANK[deps.searchRank ?? "bm25"]} AS score FROM post_search
       WHERE post_search MATCH ${match}
       ORDER BY rowid DESC LIMIT ${SEARCH_MATCHES_MAX}
     )
     SELECT d.post_id AS id, (SELECT count(*) FROM candidates) AS total
     FROM candidates JOIN post_search_docs d ON d.doc = candidates.doc
-    ORDER BY candidates.score, candidates.doc DESC
+    ORDER BY candidates.score DESC, candidates.doc DESC
     LIMIT ${page.limit} OFFSET ${page.offset}`,
   );
   if (rows.length > 0 || page.offset === 0) {

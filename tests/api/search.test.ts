@@ -511,3 +511,39 @@ describe.skipIf(process.env.DATABASE_URL !== undefined)(
     });
   },
 );
+
+describe.skipIf(process.env.DATABASE_URL !== undefined)(
+  "GET /api/search: ranked by bm25 where search_rank is not built",
+  () => {
+    it("finds and ranks as with it, and says so once when it starts", async () => {
+      const own = await startTestServer({}, { searchRankExtension: null });
+      try {
+        const ownApi = client(own.url);
+        const author = await buildUser(own, ownApi, { username: "Perpetua" });
+        const ownAdmin = await signInAdmin(own, ownApi);
+        await addCategory(ownApi, ownAdmin, "Kitchen");
+        const made: Record<string, string> = {};
+        for (const [name, title, description] of [
+          ["fox", "Quick breakfast", "The quick brown fox jumps over the lazy dog."],
+          ["animals", "Sleepy animals", "Brown foxes are quick. The dog is lazy."],
+          ["often", "Notes", "Quick, quick, quick: the quickest of notes."],
+        ] as const) {
+          made[name] = (
+            await addPost(ownApi, author, { title, description, category: "Kitchen" })
+          )._id;
+        }
+        const reply = await ownApi.get<Results>("/api/search?q=quick");
+        expect(reply.status, reply.text).toBe(200);
+        expect(reply.body.posts.map((post) => post._id)).toEqual([
+          made.fox,
+          made.often,
+          made.animals,
+        ]);
+        expect(own.logs.filter((line) => line.includes("slower bm25"))).toHaveLength(1);
+        expect(server.logs.filter((line) => line.includes("slower bm25"))).toEqual([]);
+      } finally {
+        await own.close();
+      }
+    });
+  },
+);

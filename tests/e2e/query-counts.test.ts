@@ -6,6 +6,7 @@ import pageRoutes from "../../app/routes.js";
 import { RESET_TOKEN_TTL_MS } from "../../core/auth/auth-service.js";
 import { issueToken } from "../../core/auth/verification-tokens.js";
 import { unsubscribeToken } from "../../core/conversation-mail/unsubscribe.js";
+import { loadSearchRank } from "../../db/search-rank.js";
 import { SQLite } from "../../db/sqlite-driver.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
@@ -420,6 +421,8 @@ describe("queries per page and call", () => {
 
   it("read every table through an index, never a whole table", () => {
     const sqlite = new SQLite(path.join(server.dataDir, "blog.db"), { readonly: true });
+    // Searches rank with search_rank, as the server's own connections do.
+    expect(loadSearchRank(sqlite).rank).toBe("search_rank");
     try {
       const firstAsker = new Map<string, string>();
       for (const { path: where, queries: ran } of [...warmUps, ...small, ...large]) {
