@@ -56,19 +56,21 @@ async function readIndex<Row>(deps: CoreDeps, query: RawBuilder<Row>): Promise<R
 async function matchSqlite(deps: CoreDeps, terms: SearchTerms, page: Page): Promise<Matches> {
   const match = ftsExpression(terms);
   // One statement: the newest matches by rowid (FTS5 walks its index in that order and stops),
-  // ranked; the count is the candidates' own.
+  // ranked; the count is the candidates' own. Only the page's matches are looked up by post id.
   const rows = await readIndex(
     deps,
     sql<{ id: string; total: number | bigint }>`
-    WITH candidates AS (
+    WITH candidates AS MATERIALIZED (
       SELECT rowid AS doc, ${RANK[deps.searchRank ?? "bm25"]} AS score FROM post_search
       WHERE post_search MATCH ${match}
       ORDER BY rowid DESC LIMIT ${SEARCH_MATCHES_MAX}
+    ), page AS MATERIALIZED (
+      SELECT doc, score FROM candidates ORDER BY score DESC, doc DESC
+      LIMIT ${page.limit} OFFSET ${page.offset}
     )
     SELECT d.post_id AS id, (SELECT count(*) FROM candidates) AS total
-    FROM candidates JOIN post_search_docs d ON d.doc = candidates.doc
-    ORDER BY candidates.score DESC, candidates.doc DESC
-    LIMIT ${page.limit} OFFSET ${page.offset}`,
+    FROM page JOIN post_search_docs d ON d.doc = page.doc
+    ORDER BY page.score DESC, page.doc DESC`,
   );
   if (rows.length > 0 || page.offset === 0) {
     return { ids: rows.map((row) => row.id), total: Number(rows[0]?.total ?? 0) };

@@ -4,8 +4,9 @@ import { engineOf } from "../engine.js";
 // SQLite only (decision 015). The last word of a search is matched by prefix. FTS5 reads a prefix
 // it has no index for by merging, in full, the list of posts of every word it begins, before it
 // can stop at the newest matches: a prefix of a word in most of 100,000 posts cost ~3 ms where the
-// word alone cost ~0.4. With an index of prefixes of every length from 2 to 10 letters (008 had 2
-// and 3), such a prefix costs what a word costs; the index takes about twice the room. An FTS5
+// word alone cost ~0.4. With an index of prefixes of every length from 2 to 16 letters (008 had 2
+// and 3), such a prefix costs what a word costs; the index takes about twice the room (a length
+// adds entries only for the words at least that long, so the longer ones cost little). An FTS5
 // table's options are fixed when it is made, so the index is made again from the posts (the
 // triggers of 008 name the table, not its options, and keep working). PostgreSQL's GIN index
 // reads prefixes as they are.
@@ -27,7 +28,8 @@ const indexWith = (prefixes: string) => [
 export const searchPrefixes: Migration = {
   async up(db: Kysely<unknown>) {
     if (engineOf(db) !== "sqlite") return;
-    for (const statement of indexWith("2 3 4 5 6 7 8 9 10")) await sql.raw(statement).execute(db);
+    for (const statement of indexWith("2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"))
+      await sql.raw(statement).execute(db);
   },
 
   async down(db: Kysely<unknown>) {
