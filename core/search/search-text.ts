@@ -139,8 +139,24 @@ export function tsQueryText(terms: SearchTerms) {
 
 // --- Marking matches ------------------------------------------------------------------------------
 
+/** Stems of words already stemmed: snippets read the same words for every search. */
+const stems = new Map<string, string>();
+/** At most this many kept (then forgotten together), each of at most this many letters. */
+const STEMS_KEPT = 10_000;
+const STEM_KEPT_LENGTH = 32;
+
 /** The stem FTS5's porter tokenizer gives a lowercased word (the same Porter algorithm). */
-export const stemOf = (word: string) => stemmer(word);
+export function stemOf(word: string) {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    stem = stemmer(word);
+    if (word.length <= STEM_KEPT_LENGTH) {
+      if (stems.size >= STEMS_KEPT) stems.clear();
+      stems.set(word, stem);
+    }
+  }
+  return stem;
+}
 
 /** How a text's words answer a search's words: by stem, and the last one typed as a prefix too. */
 export function wordMatcher(terms: SearchTerms) {

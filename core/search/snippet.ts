@@ -13,46 +13,94 @@ const LEAD = 50;
 /** Matches looked at when choosing the window: enough for any page, a bound for the longest body. */
 const MAX_MATCHES = 200;
 
-interface Token {
-  start: number;
-  end: number;
-  word: string;
+/**
+ * The words of a text, where they start and end (UTF-16 offsets), as the index reads them: runs of
+ * letters, digits and marks (unicode61). Kept as two lists of numbers, and a word's lowercased
+ * text made only when asked: a page of results reads every word of six bodies, and an object and
+ * two strings a word were most of what a search allocated.
+ */
+class Words {
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  private readonly lowered = new Map<number, string>();
+
+  constructor(readonly text: string) {
+    let start = -1;
+    for (let at = 0; at < text.length;) {
+      const code = text.codePointAt(at) ?? 0;
+      const size = code > 0xffff ? 2 : 1;
+      if (isWordCode(code)) {
+        if (start < 0) start = at;
+      } else if (start >= 0) {
+        this.starts.push(start);
+        this.ends.push(at);
+        start = -1;
+      }
+      at += size;
+    }
+    if (start >= 0) {
+      this.starts.push(start);
+      this.ends.push(text.length);
+    }
+  }
+
+  get length() {
+    return this.starts.length;
+  }
+
+  /** The lowercased word at `index`. */
+  word(index: number) {
+    let word = this.lowered.get(index);
+    if (word === undefined) {
+      word = this.text.slice(this.starts[index], this.ends[index]).toLowerCase();
+      this.lowered.set(index, word);
+    }
+    return word;
+  }
+
+  /** The first letter of the lowercased word at `index`, without lowercasing the whole word. */
+  initial(index: number) {
+    const code = this.text.charCodeAt(this.starts[index] ?? 0);
+    if (code < 0x80) return String.fromCharCode(code >= 0x41 && code <= 0x5a ? code + 0x20 : code);
+    return this.word(index)[0] ?? "";
+  }
 }
 
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+/** Whether a code point is part of a word: ASCII letters and digits at once, the rest by class. */
+function isWordCode(code: number) {
+  if (code < 0x80) {
+    return (
+      (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x30 && code <= 0x39)
+    );
+  }
+  return WORD_CHAR.test(String.fromCodePoint(code));
+}
 
 /**
- * The indexes of the tokens a search matched: its words (stem or prefix) and each run of tokens
+ * The indexes of the words a search matched: its words (stem or prefix) and each run of words
  * that reads as one of its phrases. Words are stemmed only when their first letter could match.
  */
-function matchedTokens(tokens: Token[], terms: SearchTerms) {
+function matchedWords(words: Words, terms: SearchTerms) {
   const initials = new Set([...terms.words, ...terms.phrases.flat()].map((word) => word[0]));
-  // Stemming costs ~8 µs a word; a text says the same words again and again.
-  const stems = new Map<string, string>();
-  const stemAt = (index: number) => {
-    const word = tokens[index]?.word ?? "";
-    let stem = stems.get(word);
-    if (stem === undefined) {
-      stem = stemOf(word);
-      stems.set(word, stem);
-    }
-    return stem;
-  };
+  const stemAt = (index: number) => stemOf(words.word(index));
   const matchesWord = wordMatcher(terms);
   const phrases = terms.phrases.map((phrase) => phrase.map(stemOf));
   const marked = new Set<number>();
-  for (let index = 0; index < tokens.length && marked.size < MAX_MATCHES; index++) {
-    const word = tokens[index]?.word ?? "";
-    if (!initials.has(word[0])) continue;
+  for (let index = 0; index < words.length && marked.size < MAX_MATCHES; index++) {
+    if (!initials.has(words.initial(index))) continue;
     const stem = stemAt(index);
-    if (matchesWord(word, stem)) {
+    if (matchesWord(words.word(index), stem)) {
       marked.add(index);
     }
     for (const phrase of phrases) {
       if (phrase[0] !== stem) continue;
       const fits = phrase.every((part, offset) => {
         const at = index + offset;
-        return at < tokens.length && stemAt(at) === part;
+        return at < words.length && stemAt(at) === part;
       });
       if (fits) for (let offset = 0; offset < phrase.length; offset++) marked.add(index + offset);
     }
@@ -61,14 +109,14 @@ function matchedTokens(tokens: Token[], terms: SearchTerms) {
 }
 
 /** The start of the window holding the most matches (the earliest such), in characters. */
-function bestStart(tokens: Token[], marked: number[]) {
+function bestStart(words: Words, marked: number[]) {
   let best = 0;
   let bestCount = 0;
   for (let i = 0; i < marked.length; i++) {
-    const first = tokens[marked[i] ?? 0]?.start ?? 0;
+    const first = words.starts[marked[i] ?? 0] ?? 0;
     let count = 0;
     for (let j = i; j < marked.length; j++) {
-      if ((tokens[marked[j] ?? 0]?.end ?? 0) - first > SNIPPET_LENGTH - LEAD) break;
+      if ((words.ends[marked[j] ?? 0] ?? 0) - first > SNIPPET_LENGTH - LEAD) break;
       count++;
     }
     if (count > bestCount) {
@@ -85,26 +133,21 @@ function bestStart(tokens: Token[], marked: number[]) {
  * author matched.
  */
 export function snippetOf(text: string, terms: SearchTerms): SnippetSegment[] {
-  const tokens: Token[] = [];
-  for (const match of text.matchAll(WORD)) {
-    tokens.push({
-      start: match.index,
-      end: match.index + match[0].length,
-      word: match[0].toLowerCase(),
-    });
-  }
-  const marked = matchedTokens(tokens, terms);
+  const words = new Words(text);
+  const marked = matchedWords(words, terms);
+  const { starts, ends } = words;
   let from = 0;
   if (text.length > SNIPPET_LENGTH && marked.length > 0) {
-    const first = bestStart(tokens, marked);
+    const first = bestStart(words, marked);
     // Start at a word a little before the match, so it is read in its sentence.
-    const lead = tokens.find((token) => token.start >= first - LEAD);
-    from = Math.min(lead?.start ?? 0, first);
+    const lead = starts.find((start) => start >= first - LEAD);
+    from = Math.min(lead ?? 0, first);
   }
   let to = Math.min(text.length, from + SNIPPET_LENGTH);
   if (to < text.length) {
-    const last = tokens.findLast((token) => token.end <= to && token.start >= from);
-    if (last && last.end > from) to = last.end;
+    const last = ends.findLastIndex((end, index) => end <= to && (starts[index] ?? 0) >= from);
+    const lastEnd = ends[last];
+    if (lastEnd !== undefined && lastEnd > from) to = lastEnd;
   }
   const segments: SnippetSegment[] = [];
   const push = (piece: string, match: boolean) => {
@@ -116,11 +159,12 @@ export function snippetOf(text: string, terms: SearchTerms): SnippetSegment[] {
   if (from > 0) push("…", false);
   let at = from;
   for (const index of marked) {
-    const token = tokens[index];
-    if (!token || token.start < from || token.end > to) continue;
-    push(text.slice(at, token.start), false);
-    push(text.slice(token.start, token.end), true);
-    at = token.end;
+    const start = starts[index] ?? 0;
+    const end = ends[index] ?? 0;
+    if (start < from || end > to) continue;
+    push(text.slice(at, start), false);
+    push(text.slice(start, end), true);
+    at = end;
   }
   push(text.slice(at, to), false);
   if (to < text.length) push("…", false);
