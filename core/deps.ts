@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { ReadWorker } from "../db/read-worker.js";
 import type { Database } from "../db/schema.js";
+import type { SearchRanking } from "../db/search-rank.js";
 import type { AttemptCounter } from "./auth/login-attempts.js";
 import type { Mailer } from "./mail/mailer.js";
 import type { Storage } from "./media/storage.js";
@@ -19,7 +20,7 @@ export interface CoreDeps {
    * On SQLite, how full-text matches are ranked: the search_rank extension when it is built
    * (decision 015), else FTS5's bm25 (the default).
    */
-  searchRank?: "search_rank" | "bm25";
+  searchRank?: SearchRanking["rank"];
   mailer: Mailer;
   storage: Storage;
   clock: Clock;

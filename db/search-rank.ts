@@ -21,12 +21,17 @@ export function loadSearchRank(
   file: string | null = SEARCH_RANK_EXTENSION,
 ): SearchRanking {
   if (file === null) return { rank: "bm25", why: "search_rank was left out" };
-  if (!existsSync(file)) {
-    return { rank: "bm25", why: `${file} is not built (npm ci builds it with a C compiler)` };
+  // A bare name would be looked for in the system's library folders.
+  const absolute = path.resolve(file);
+  if (!existsSync(absolute)) {
+    return {
+      rank: "bm25",
+      why: `${absolute} is not built (npm ci builds it where it finds a C compiler)`,
+    };
   }
   try {
-    sqlite.loadExtension(file);
-    return { rank: "search_rank", extension: file };
+    sqlite.loadExtension(absolute);
+    return { rank: "search_rank", extension: absolute };
   } catch (error) {
     return { rank: "bm25", why: error instanceof Error ? error.message : String(error) };
   }

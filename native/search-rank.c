@@ -12,6 +12,9 @@
  * at 100,000 posts cost more than the search itself) and the post's length (a lookup per row in
  * the index's table of lengths). PostgreSQL's ts_rank, the other engine's ranking, uses neither.
  *
+ * The table must keep positions (FTS5's default detail=full, as post_search does): with less
+ * detail, xPhraseFirst finds no occurrences and every row would rank 0.
+ *
  * Built by scripts/build-native.js into native/build/ when the project is installed; loaded into every SQLite
  * connection by db/search-rank.ts. Without it, searches rank with FTS5's own bm25.
  */
@@ -24,7 +27,11 @@ SQLITE_EXTENSION_INIT1
 static void search_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *context,
                         int argc, sqlite3_value **argv) {
   int columns = api->xColumnCount(fts);
-  if (columns > MAX_COLUMNS || argc > columns) {
+  if (columns > MAX_COLUMNS) {
+    sqlite3_result_error(context, "search_rank: a table of more than 16 columns", -1);
+    return;
+  }
+  if (argc > columns) {
     sqlite3_result_error(context, "search_rank: more weights than columns", -1);
     return;
   }
@@ -69,9 +76,6 @@ static fts5_api *fts5_of(sqlite3 *db) {
   return api;
 }
 
-#ifdef _WIN32
-__declspec(dllexport)
-#endif
 int sqlite3_searchrank_init(sqlite3 *db, char **error, const sqlite3_api_routines *routines) {
   SQLITE_EXTENSION_INIT2(routines);
   fts5_api *fts5 = fts5_of(db);

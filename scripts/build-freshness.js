@@ -19,6 +19,7 @@ export const BUILD_INPUTS = [
   "core",
   "db",
   "contract",
+  "native/search-rank.c",
   "public",
   "package.json",
   "package-lock.json",

@@ -32,6 +32,9 @@ const bin = (/** @type {string} */ name) => path.join(root, "node_modules", ".bi
 const steps = [
   [bin("react-router"), ["build"]],
   [bin("tsc"), ["-p", "tsconfig.build.json"]],
+  // SQLite's search_rank, as npm's postinstall builds it (it never fails a build: without a
+  // compiler, searches rank with bm25).
+  [process.execPath, [path.join(root, "scripts", "build-native.js")]],
 ];
 for (const [command, args] of /** @type {[string, string[]][]} */ (steps)) {
   // The site is built as it is served, whatever NODE_ENV the caller has (a test runner's `test`

@@ -64,13 +64,13 @@ async function matchSqlite(deps: CoreDeps, terms: SearchTerms, page: Page): Prom
       SELECT rowid AS doc, ${RANK[deps.searchRank ?? "bm25"]} AS score FROM post_search
       WHERE post_search MATCH ${match}
       ORDER BY rowid DESC LIMIT ${SEARCH_MATCHES_MAX}
-    ), page AS MATERIALIZED (
+    ), shown AS MATERIALIZED (
       SELECT doc, score FROM candidates ORDER BY score DESC, doc DESC
       LIMIT ${page.limit} OFFSET ${page.offset}
     )
     SELECT d.post_id AS id, (SELECT count(*) FROM candidates) AS total
-    FROM page JOIN post_search_docs d ON d.doc = page.doc
-    ORDER BY page.score DESC, page.doc DESC`,
+    FROM shown JOIN post_search_docs d ON d.doc = shown.doc
+    ORDER BY shown.score DESC, shown.doc DESC`,
   );
   if (rows.length > 0 || page.offset === 0) {
     return { ids: rows.map((row) => row.id), total: Number(rows[0]?.total ?? 0) };

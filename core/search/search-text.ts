@@ -22,8 +22,9 @@ export interface SearchTerms {
   excluded: string[][];
 }
 
-/** What the index counts as a word: the tokenizer's letters, digits and marks (unicode61). */
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+/** What the index counts as a word: runs of the tokenizer's letters, digits and marks (unicode61). */
+export const WORD_CHARACTER = String.raw`[\p{L}\p{N}\p{M}]`;
+const WORD = new RegExp(`${WORD_CHARACTER}+`, "gu");
 
 export const wordsOf = (text: string) => (text.toLowerCase().match(WORD) ?? []).slice();
 
@@ -141,9 +142,13 @@ export function tsQueryText(terms: SearchTerms) {
 
 /** Stems of words already stemmed: snippets read the same words for every search. */
 const stems = new Map<string, string>();
-/** At most this many kept (then forgotten together), each of at most this many letters. */
+/** At most this many kept (then forgotten together). */
 const STEMS_KEPT = 10_000;
-const STEM_KEPT_LENGTH = 32;
+/**
+ * Only words this short are kept: V8 copies a piece of a string shorter than 13 characters, but
+ * makes a longer one a view that holds the whole string it was cut from (here a post's text).
+ */
+const STEM_KEPT_LENGTH = 12;
 
 /** The stem FTS5's porter tokenizer gives a lowercased word (the same Porter algorithm). */
 export function stemOf(word: string) {

@@ -1,4 +1,4 @@
-import { stemOf, wordMatcher, type SearchTerms } from "./search-text.js";
+import { stemOf, WORD_CHARACTER, wordMatcher, type SearchTerms } from "./search-text.js";
 
 /** A piece of a snippet: plain text, marked when it is a word the search matched. */
 export interface SnippetSegment {
@@ -26,22 +26,34 @@ class Words {
 
   constructor(readonly text: string) {
     let start = -1;
-    for (let at = 0; at < text.length;) {
-      const code = text.codePointAt(at) ?? 0;
-      const size = code > 0xffff ? 2 : 1;
-      if (isWordCode(code)) {
-        if (start < 0) start = at;
-      } else if (start >= 0) {
-        this.starts.push(start);
-        this.ends.push(at);
-        start = -1;
-      }
-      at += size;
-    }
-    if (start >= 0) {
+    const close = (at: number) => {
+      if (start < 0) return;
       this.starts.push(start);
-      this.ends.push(text.length);
+      this.ends.push(at);
+      start = -1;
+    };
+    for (let at = 0; at < text.length;) {
+      const code = text.charCodeAt(at);
+      if (code < 0x80) {
+        if (isAsciiWordCode(code)) {
+          if (start < 0) start = at;
+        } else {
+          close(at);
+        }
+        at += 1;
+        continue;
+      }
+      // Past ASCII, the run of word characters that starts here, if one does, by the index's rule.
+      WORD_RUN.lastIndex = at;
+      if (WORD_RUN.test(text)) {
+        if (start < 0) start = at;
+        at = WORD_RUN.lastIndex;
+      } else {
+        close(at);
+        at += (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1;
+      }
     }
+    close(text.length);
   }
 
   get length() {
@@ -66,19 +78,14 @@ class Words {
   }
 }
 
-const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+/** A run of word characters starting just where it is asked to (sticky). */
+const WORD_RUN = new RegExp(`${WORD_CHARACTER}+`, "uy");
 
-/** Whether a code point is part of a word: ASCII letters and digits at once, the rest by class. */
-function isWordCode(code: number) {
-  if (code < 0x80) {
-    return (
-      (code >= 0x61 && code <= 0x7a) ||
-      (code >= 0x41 && code <= 0x5a) ||
-      (code >= 0x30 && code <= 0x39)
-    );
-  }
-  return WORD_CHAR.test(String.fromCodePoint(code));
-}
+/** ASCII letters and digits: the word characters of most text, told apart without a pattern. */
+const isAsciiWordCode = (code: number) =>
+  (code >= 0x61 && code <= 0x7a) ||
+  (code >= 0x41 && code <= 0x5a) ||
+  (code >= 0x30 && code <= 0x39);
 
 /**
  * The indexes of the words a search matched: its words (stem or prefix) and each run of words

@@ -30,8 +30,8 @@ const gzip = promisify(zlib.gzip);
 const ON_THREAD_MAX = 16_384;
 
 /**
- * Brotli for those answers, at quality 2: a 10 KB page of search results in ~50 µs rather than
- * ~130 at quality 4, and ~4 % larger (2.3 KB rather than 2.2). They are made afresh for each
+ * Brotli for those answers, at quality 2: a 10 KB page of search results in ~45 µs rather than
+ * ~90-130 at quality 4, and ~4 % larger (2.3 KB rather than 2.2). They are made afresh for each
  * request; kept answers are compressed once, harder (page-cache.ts).
  */
 const ON_THREAD_BROTLI = { ...BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_QUALITY]: 2 };

@@ -62,7 +62,7 @@ describe("loading search_rank", () => {
     const missing = path.join(dataDir, "missing.so");
     expect(loadSearchRank(other, missing)).toEqual({
       rank: "bm25",
-      why: `${missing} is not built (npm ci builds it with a C compiler)`,
+      why: `${missing} is not built (npm ci builds it where it finds a C compiler)`,
     });
     other.close();
   });
