@@ -407,8 +407,15 @@ describe("a mail the relay refuses", () => {
         }
       };
 
+      // A refusal is written back (the retry replacing the claim's lease) before it is logged:
+      // the row is read after the log line, not as soon as the relay has refused.
+      const retriesLogged = (count: number) => () =>
+        relayed.logs.filter((line) => line.includes("could not send a conversation mail"))
+          .length === count;
+
       advance(2);
       await until(() => relay.refused.length === 1);
+      await until(retriesLogged(1));
       await settle();
       expect(relay.refused, "retried at once").toHaveLength(1);
       const first = await row();
@@ -418,6 +425,7 @@ describe("a mail the relay refuses", () => {
 
       advance(1);
       await until(() => relay.refused.length === 2);
+      await until(retriesLogged(2));
       // The next try waits twice as long.
       expect(new Date((await row()).next_attempt_at).getTime()).toBe(now + 120_000);
       advance(1);
