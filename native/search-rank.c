@@ -15,8 +15,8 @@
  * The table must keep positions (FTS5's default detail=full, as post_search does): with less
  * detail, xPhraseFirst finds no occurrences and every row would rank 0.
  *
- * Built by scripts/build-native.js into native/build/ when the project is installed; loaded into every SQLite
- * connection by db/search-rank.ts. Without it, searches rank with FTS5's own bm25.
+ * Built by scripts/build-native.js into native/build/ when the project is installed; loaded into
+ * every SQLite connection by db/search-rank.ts. Without it, searches rank with FTS5's own bm25.
  */
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT1

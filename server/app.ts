@@ -243,11 +243,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   server.addHook("onClose", () => database.close());
   await migrateToLatest(database.db);
-  // Full-text searches read SQLite on a thread of their own (decision 015).
+  // Searches rank with search_rank where it is built (decision 015), and say so where not.
   const ranking = database.searchRanking;
   if (ranking?.rank === "bm25") {
     server.log.warn(`searches rank with FTS5's slower bm25: ${ranking.why}`);
   }
+  // Full-text searches read SQLite on a thread of their own (decision 015).
   const offThread =
     database.engine === "sqlite"
       ? lazyReadWorker(
