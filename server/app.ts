@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Writable } from "node:stream";
-import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
@@ -46,6 +45,7 @@ import { userRoutes } from "./api/users/routes.js";
 import { imageOrigins, type Config } from "./config.js";
 import { registerApiCors } from "./plugins/cors.js";
 import { registerCompression } from "./plugins/compression.js";
+import { registerSecurityHeaders } from "./plugins/security-headers.js";
 import { registerErrorHandling } from "./plugins/errors.js";
 import { sharedLimitStore } from "./plugins/rate-limit-store.js";
 import { OneLinePerRequest, requestSerializer } from "./plugins/logging.js";
@@ -354,7 +354,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (created) options.onAdminCreated?.(created);
 
   const https = config.publicUrl.startsWith("https:");
-  await server.register(helmet, {
+  registerSecurityHeaders(server, {
     // Over plain HTTP (a laptop, a private network) these two would break the site.
     hsts: https,
     contentSecurityPolicy: {

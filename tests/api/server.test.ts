@@ -64,6 +64,10 @@ describe("the HTTP host", () => {
       expect(headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
       expect(headers.get("content-security-policy")).not.toMatch(/script-src[^;]*unsafe-inline/);
       expect(headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(headers.get("x-frame-options")).toBe("SAMEORIGIN");
+      // Images are meant to be shown by other sites too.
+      expect(headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+      expect(headers.get("cross-origin-opener-policy")).toBe("same-origin");
       // Plain HTTP: HSTS would lock a local install out of itself.
       expect(headers.get("strict-transport-security")).toBeNull();
     }
