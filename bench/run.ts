@@ -53,12 +53,32 @@ function memoryOf(pid: number) {
   return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
 }
 
+/** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
+const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
+
+/**
+ * CPU time the process has used so far, every thread of it (the read worker, the collector's
+ * helpers), in µs: user and system, fields 14 and 15 of /proc/<pid>/stat.
+ */
+function cpuMicrosOf(pid: number) {
+  const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
+  // The command name (field 2) is in brackets and may hold spaces: count from after it.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / TICKS_PER_SECOND;
+}
+
 interface Measured {
   name: string;
   connections: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
+  /**
+   * The server's CPU time per answer over the measured seconds, all its threads: steadier than
+   * requests a second on a shared machine, since it does not count the time it waited for a core.
+   */
+  cpuMicrosPerRequest: number;
   errors: number;
   non2xx: number;
   /** The server's peak resident memory so far, read after this run (which run raised it). */
@@ -84,13 +104,16 @@ async function measure(
       })),
     });
   await run(2); // warm-up
+  const cpuBefore = cpuMicrosOf(pid);
   const result = await run(duration);
+  const cpuMicros = cpuMicrosOf(pid) - cpuBefore;
   return {
     name,
     connections,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
+    cpuMicrosPerRequest: Math.round(cpuMicros / Math.max(1, result.requests.total)),
     // autocannon counts a timeout among the errors too.
     errors: result.errors,
     non2xx: result.non2xx,
@@ -235,7 +258,7 @@ async function main() {
           const measured = await measure(pid, name, count, setup);
           results.push(measured);
           process.stdout.write(
-            `${name} @${String(count)}: ${String(measured.requestsPerSecond)} req/s, p99 ${String(measured.p99)} ms, peak ${String(measured.peakMbAfter)} MB\n`,
+            `${name} @${String(count)}: ${String(measured.requestsPerSecond)} req/s, p99 ${String(measured.p99)} ms, ${String(measured.cpuMicrosPerRequest)} µs CPU a request, peak ${String(measured.peakMbAfter)} MB\n`,
           );
         }
       }
@@ -393,6 +416,7 @@ async function main() {
       requestsPerSecondRange: spread(all.map((r) => r.requestsPerSecond)),
       p50: median(all.map((r) => r.p50)),
       p99: median(all.map((r) => r.p99)),
+      cpuMicrosPerRequest: median(all.map((r) => r.cpuMicrosPerRequest)),
       errors: Math.max(...all.map((r) => r.errors)),
       non2xx: Math.max(...all.map((r) => r.non2xx)),
       ratioToCeiling: Math.round(median(ratios.map((r) => r * 1000)) / 10) / 100,
@@ -437,11 +461,11 @@ async function main() {
     "",
     `${String(report.machine.cpus)} cores, Node ${report.machine.node}, ${report.machine.database}${report.machine.redis === "redis" ? " with Redis" : ""}; ${String(sizes.posts)} posts, ${String(sizes.users)} users, ${String(sizes.likes)} likes, ${String(sizes.comments)} comments (seeded in ${String(seedMs)} ms). ${runs > 1 ? `Medians of ${String(runs)} runs (range in brackets)` : "One run"} of ${String(duration)} s per row after a 2 s warm-up. Uncached rows: the server started with PAGE_CACHE=off.`,
     "",
-    "| route | connections | req/s | p50 ms | p99 ms | errors | non-2xx | ratio to ceiling | peak MB so far |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| route | connections | req/s | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | ratio to ceiling | peak MB so far |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${String(r.connections)} | ${String(r.requestsPerSecond)}${r.requestsPerSecondRange} | ${String(r.p50)} | ${String(r.p99)} | ${String(r.errors)} | ${String(r.non2xx)} | ${String(r.ratioToCeiling)} | ${String(r.peakMbAfter)} |`,
+        `| ${r.name} | ${String(r.connections)} | ${String(r.requestsPerSecond)}${r.requestsPerSecondRange} | ${String(r.p50)} | ${String(r.p99)} | ${String(r.cpuMicrosPerRequest)} | ${String(r.errors)} | ${String(r.non2xx)} | ${String(r.ratioToCeiling)} | ${String(r.peakMbAfter)} |`,
     ),
     "",
     `Start to first answer: ${figure(report.startToFirstAnswerMs)} ms. Memory: ${figure(report.memory.idleMb)} MB idle, ${figure(report.memory.peakMb)} MB peak, ${figure(report.memory.settledMb)} MB 10 s after the load.`,
