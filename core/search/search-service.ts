@@ -118,7 +118,11 @@ export async function searchPosts(deps: CoreDeps, query: unknown) {
   const found = await listPublishedPostsWithText(deps, ids);
   return {
     total,
-    posts: found.map(({ post, text }) => ({ ...post, snippet: snippetOf(text, terms) })),
+    // Added to the summary made for this answer rather than spread into a copy of it. Measured
+    // under a stream of searches: with the copies, V8's old generation grew ~3 KB a search and
+    // a full collection (3-9 ms, every request waiting) ran about once a second; without, one
+    // or none in 8 s after start-up (decision 015). Why V8 kept the copies that long is unknown.
+    posts: found.map(({ post, text }) => Object.assign(post, { snippet: snippetOf(text, terms) })),
   };
 }
 
