@@ -26,6 +26,8 @@ export const contentMessages = {
   imageAltTooLong: `Image description must be at most ${IMAGE_ALT_MAX} characters long`,
   descriptionTooLong: `Description must be at most ${POST_DESCRIPTION_MAX} characters long`,
   descriptionScript: "Description must not contain a script or a javascript: link",
+  descriptionTooComplex:
+    "Description is too complex to render; split its longest code blocks into shorter ones",
   categoryTitleTooShort: `Title is too short - should be ${CATEGORY_TITLE_MIN} chars minimum.`,
   categoryTitleTooLong: `Title is too long - should be ${CATEGORY_TITLE_MAX} chars maximum.`,
   commentTooShort: `Comment must be at least ${COMMENT_MIN} characters long`,

@@ -5,6 +5,7 @@ import type { SearchRanking } from "../db/search-rank.js";
 import type { AttemptCounter } from "./auth/login-attempts.js";
 import type { Mailer } from "./mail/mailer.js";
 import type { Storage } from "./media/storage.js";
+import type { RenderedBody, RenderOptions } from "./posts/body.js";
 import type { Clock } from "./shared/clock.js";
 
 /** Everything the domain services need from the outside world, wired once by the host. */
@@ -23,6 +24,11 @@ export interface CoreDeps {
   searchRank?: SearchRanking["rank"];
   mailer: Mailer;
   storage: Storage;
+  /**
+   * Renders a Markdown body on the render thread (core/posts/render-thread.ts). Wired by the host,
+   * so the site's pages (bundled apart from the server) and the API share its one thread.
+   */
+  renderMarkdown: (source: string, options: RenderOptions) => Promise<RenderedBody>;
   clock: Clock;
   /** Sign-in attempts per account (shared through Redis when several instances run). */
   loginAttempts: AttemptCounter;

@@ -59,6 +59,7 @@ import { siteSettingsReader } from "./web/site-settings.js";
 import { PageCache } from "./web/page-cache.js";
 import { registerSharedAnswers } from "./api/shared-answers.js";
 import { registerWebSite } from "./web/site.js";
+import { renderThread } from "../core/posts/render-thread.js";
 import { startScheduledPublishing, type ScheduledPublisher } from "./jobs/scheduled-publishing.js";
 import { startMailOutbox, type MailOutboxWorker } from "./jobs/mail-outbox.js";
 import { userSettingsRoutes } from "./api/user-settings/routes.js";
@@ -179,6 +180,8 @@ export interface AppOptions {
   onQuery?: (sql: string) => void;
   /** URLs per sitemap file; 50,000 (the protocol's limit) unless a test lowers it. */
   sitemapUrlsMax?: number;
+  /** Pages rendered at once; two per core unless a test says. */
+  renderSlots?: number;
   /** Told once when start-up creates an admin with a generated password. */
   onAdminCreated?: (credentials: AdminCredentials) => void;
   /** Shorter limits for tests that play slow clients. */
@@ -285,11 +288,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       : memoryContentVersion();
   let publisher: ScheduledPublisher | undefined;
   let mailOutbox: MailOutboxWorker | undefined;
+  const bodies = renderThread();
+  server.addHook("onClose", () => bodies.close());
   const deps: CoreDeps = {
     db: database.db,
     ...(offThread ? { offThread } : {}),
     ...(ranking ? { searchRank: ranking.rank } : {}),
     clock,
+    renderMarkdown: (source, options) => bodies.render(source, options),
     // Moved on by the services that change what visitors see, before their answer leaves, so the
     // next request on any instance renders afresh (decision 005).
     contentChanged: () =>
@@ -435,7 +441,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   registerErrorHandling(server);
-  const renderPage = await registerWebSite(server, deps, config, ROOT, shared);
+  const renderPage = await registerWebSite(server, deps, config, ROOT, shared, {
+    renderSlots: options.renderSlots,
+  });
   healthRoutes(server, deps);
   feedRoutes(server, deps, config, contentVersion, {
     sitemapUrlsMax: options.sitemapUrlsMax,

@@ -1,6 +1,5 @@
 import type MarkdownItFactory from "markdown-it";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
-import type anchorPlugin from "markdown-it-anchor";
 import type * as xssModule from "xss";
 import { contentMessages } from "../../contract/content.js";
 import type { BodyFormat } from "../../db/schema.js";
@@ -40,6 +39,11 @@ export interface RenderOptions {
    * `height`, so the page keeps their place before they load.
    */
   imageSizes?: ReadonlyMap<string, ImageSize>;
+  /**
+   * Whether code blocks in a known language are highlighted (the default). The render thread
+   * renders a body again without it when highlighting did not finish within its budget.
+   */
+  highlight?: boolean;
 }
 
 export const EXCERPT_MAX = 200;
@@ -132,7 +136,6 @@ const LANGUAGES = [
 // Loaded the first time a body is written, not at start-up: the parser, the highlighter and the
 // sanitizer cost ~10 MB and 40 ms, and most requests read what was rendered when it was written.
 const loadMarkdownIt = lazyModule<typeof MarkdownItFactory>("markdown-it");
-const loadAnchor = lazyModule<typeof anchorPlugin>("markdown-it-anchor");
 const loadXss = lazyModule<typeof xssModule>("xss");
 const loadHighlighter = lazyModule<Highlighter>("highlight.js/lib/core");
 
@@ -167,23 +170,25 @@ const SCRIPT_SCHEMES = new Set(["javascript", "vbscript"]);
 const BLANKS = /[\u0000-\u0020\u007f]/g;
 const LINK_SCHEMES = new Set(["http", "https", "mailto"]);
 
-/** The scheme a browser would see in a URL (entities, escapes and blanks removed), if any. */
-function schemeOf(url: string) {
+/** A URL as a browser reads it: entities, escapes and blanks removed, lowercased. */
+function browserView(url: string) {
   let decoded = tools().md.utils.unescapeAll(url);
   try {
     decoded = decodeURIComponent(decoded);
   } catch {
     // A stray % is no escape: the URL stays as it was.
   }
-  const compact = decoded.replace(BLANKS, "").toLowerCase();
-  return /^([a-z][a-z0-9+.-]*):/.exec(compact)?.[1];
+  return decoded.replace(BLANKS, "").toLowerCase();
 }
 
 type LinkKind = "script" | "web" | "relative" | "other";
 
 function linkKind(url: string): LinkKind {
-  const scheme = schemeOf(url);
-  if (scheme === undefined) return "relative";
+  const compact = browserView(url);
+  const scheme = /^([a-z][a-z0-9+.-]*):/.exec(compact)?.[1];
+  // `//host/path` leaves this site (and `\\host`, which browsers read the same, should a
+  // renderer ever keep a backslash unescaped).
+  if (scheme === undefined) return /^[/\\]{2}/.test(compact) ? "web" : "relative";
   if (SCRIPT_SCHEMES.has(scheme)) return "script";
   return LINK_SCHEMES.has(scheme) ? "web" : "other";
 }
@@ -374,15 +379,55 @@ function slugify(text: string) {
   return `section-${words || "untitled"}`;
 }
 
-function highlighted(hljs: Highlighter, code: string, info: string) {
+/** A code block, highlighted when `hljs` is given and knows its language; escaped otherwise. */
+function highlighted(hljs: Highlighter | undefined, code: string, info: string) {
   const name = info.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-  if (!/^[a-z0-9+#_-]{1,30}$/.test(name) || !hljs.getLanguage(name)) {
+  if (!hljs || !/^[a-z0-9+#_-]{1,30}$/.test(name) || !hljs.getLanguage(name)) {
     return { code: escapeHtml(code), language: undefined };
   }
   return {
     code: hljs.highlight(code, { language: name, ignoreIllegals: true }).value,
     language: name,
   };
+}
+
+/**
+ * Gives every heading an id from its text (unique in the body: a repeated heading gets `-1`,
+ * `-2`…) and makes its text a link to itself, unless it holds a link of its own (links do not
+ * nest; its id still makes it an anchor). One pass, whatever the number of headings: the plugin
+ * this replaces searched the tokens again after each heading and counted each repeat up from 1
+ * (5,000 repeated headings took 5 s).
+ */
+function headingAnchors(state: StateCore) {
+  const taken = new Set<string>();
+  const nextSuffix = new Map<string, number>();
+  state.tokens.forEach((token, index) => {
+    const inline = state.tokens[index + 1];
+    if (token.type !== "heading_open" || inline?.type !== "inline") return;
+    const children = inline.children ?? [];
+    const base = slugify(
+      children
+        .filter((child) => child.type === "text" || child.type === "code_inline")
+        .map((child) => child.content)
+        .join(""),
+    );
+    let slug = base;
+    if (taken.has(slug)) {
+      let suffix = nextSuffix.get(base) ?? 1;
+      while (taken.has(`${base}-${String(suffix)}`)) suffix += 1;
+      slug = `${base}-${String(suffix)}`;
+      nextSuffix.set(base, suffix + 1);
+    }
+    taken.add(slug);
+    token.attrSet("id", slug);
+    if (children.some((child) => child.type === "link_open")) return;
+    const open = new state.Token("link_open", "a", 1);
+    open.attrs = [
+      ["class", "header-anchor"],
+      ["href", `#${slug}`],
+    ];
+    inline.children = [open, ...children, new state.Token("link_close", "a", -1)];
+  });
 }
 
 function createMarkdown(hljs: Highlighter) {
@@ -393,24 +438,7 @@ function createMarkdown(hljs: Highlighter) {
   // any other scheme is unlinked there (markdown-it alone would quietly leave it as text).
   md.validateLink = () => true;
   md.core.ruler.push("inspect", inspect);
-  const anchor = loadAnchor();
-  md.use(anchor, {
-    slugify,
-    tabIndex: false,
-    permalink: anchor.permalink.headerLink({ class: "header-anchor" }),
-  });
-  // A heading that holds a link of its own keeps it and is not wrapped in its anchor link
-  // (links do not nest); its id still makes it an anchor.
-  md.core.ruler.push("unnest_heading_links", (state) => {
-    for (const token of state.tokens) {
-      const children = token.type === "inline" ? token.children : null;
-      if (!children) continue;
-      const opens = children.filter((child) => child.type === "link_open");
-      if (opens.length > 1 && opens[0] && attr(opens[0], "class") === "header-anchor") {
-        token.children = children.slice(1, -1);
-      }
-    }
-  });
+  md.core.ruler.push("heading_anchors", headingAnchors);
 
   const rules = md.renderer.rules;
   const asText = (content: string) =>
@@ -420,9 +448,13 @@ function createMarkdown(hljs: Highlighter) {
       .replace(/(<br>\n)+$/, "");
   rules.html_block = (tokens, index) => `<p>${asText(tokens[index]?.content ?? "")}</p>\n`;
   rules.html_inline = (tokens, index) => md.utils.escapeHtml(tokens[index]?.content ?? "");
-  rules.fence = (tokens, index) => {
+  rules.fence = (tokens, index, _options, env) => {
     const token = tokens[index];
-    const { code, language } = highlighted(hljs, token?.content ?? "", token?.info ?? "");
+    const { code, language } = highlighted(
+      ruleEnv(env).options.highlight === false ? undefined : hljs,
+      token?.content ?? "",
+      token?.info ?? "",
+    );
     const className = language ? ` class="hljs language-${language}"` : "";
     // Focusable: a reader on a keyboard can scroll a long line into view.
     return `<pre tabindex="0"><code${className}>${code}</code></pre>\n`;

@@ -29,7 +29,7 @@ import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import type { Actor } from "../users/policies.js";
 import { presentPublicUser } from "../users/presenters.js";
-import { columnsOf, renderBody } from "./body.js";
+import { columnsOf, renderPlainBody } from "./body.js";
 import {
   bodyImageKeysOfPost,
   bodyImagesNamedIn,
@@ -246,8 +246,8 @@ const imageBaseOf = (deps: CoreDeps) => deps.storage.url("x").slice(0, -1);
 
 /**
  * A body's stored rendering, made once when it is written, with the uploaded images it names: a
- * Markdown body with a script in it is refused here (400 naming `description`), before anything
- * is stored.
+ * Markdown body is rendered on the render thread, and one with a script in it (or too costly to
+ * render) is refused here (400 naming `description`), before anything is stored.
  */
 export async function bodyFor(
   deps: CoreDeps,
@@ -256,11 +256,14 @@ export async function bodyFor(
   format: BodyFormat,
 ) {
   const named = format === "markdown" ? await bodyImagesNamedIn(deps.db, description) : [];
-  const rendered = renderBody(description, format, {
-    followLinks: linksFollowed(author),
-    imageBases: [imageBaseOf(deps)],
-    imageSizes: imageSizesOf(named),
-  });
+  const rendered =
+    format === "plain"
+      ? renderPlainBody(description)
+      : await deps.renderMarkdown(description, {
+          followLinks: linksFollowed(author),
+          imageBases: [imageBaseOf(deps)],
+          imageSizes: imageSizesOf(named),
+        });
   return {
     columns: columnsOf(rendered, format),
     /** Links the post to the uploads its body shows, in the transaction that writes it. */

@@ -31,7 +31,8 @@ export const limits = {
   // Each follow notifies its writer (decision 016); a bookmark stores a row.
   follow: perAddress("follow", 60, 5),
   bookmark: perAddress("bookmark", 120, 5),
-  // Every edit renders the post's Markdown again (up to ~20 ms of CPU for the longest body).
+  // Every edit renders the post's Markdown again, on the render thread: up to 0.75 s of its CPU
+  // for the costliest body, twice (with and without highlighting) before it is refused.
   postEdit: perAddress("post-edit", 30, 5),
   // The editor's preview renders like an edit but stores nothing; a writer may look often.
   preview: perAddress("preview", 60, 5),

@@ -2,6 +2,7 @@ import path from "node:path";
 import { uncountedAttempts } from "../../core/auth/login-attempts.js";
 import type { CoreDeps } from "../../core/deps.js";
 import { createS3Storage } from "../../core/media/s3-storage.js";
+import { renderMarkdownBody } from "../../core/posts/body.js";
 import { localSiteFiles, s3SiteFiles, type SiteFiles } from "../../core/porting/site-files.js";
 import { systemClock } from "../../core/shared/clock.js";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "../../db/connect.js";
@@ -70,6 +71,8 @@ export function commandDeps(site: Awaited<ReturnType<typeof openSite>>): CoreDep
     db: site.database.db,
     storage: site.files.storage,
     clock: systemClock,
+    // A command serves nobody meanwhile: its bodies render on its own thread, without a budget.
+    renderMarkdown: (source, options) => Promise.resolve(renderMarkdownBody(source, options)),
     loginAttempts: uncountedAttempts,
     contentChanged: () => Promise.resolve(),
     newAccountBrakes: false,

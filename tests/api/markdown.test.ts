@@ -221,6 +221,14 @@ describe("a Markdown body that is stored", () => {
     expect(owner).not.toContain("rel=");
   });
 
+  it("counts links to //host as links to other sites", async () => {
+    const html = await htmlOf("[a](//evil.example/x) ![c](//evil.example/c.png)");
+    expect(html).toBe(
+      '<p><a href="//evil.example/x" rel="ugc nofollow">a</a> ' +
+        '<a href="//evil.example/c.png" rel="ugc nofollow">c</a></p>\n',
+    );
+  });
+
   it("keeps relative links and unlinks other schemes", async () => {
     const html = await htmlOf("[home](/posts) [ftp](ftp://x.example/f) [data](data:text/plain,hi)");
     expect(html).toBe('<p><a href="/posts">home</a> ftp data</p>\n');
