@@ -38,6 +38,8 @@ export interface BlogImportReport {
   /** Accounts that existed already (by e-mail address) and got the posts. */
   existingAuthors: number;
   skipped: { item: string; reason: string }[];
+  /** Posts the source did not show to everyone (password-protected, private...), kept as drafts. */
+  drafts: { post: string; title: string; reason: string }[];
   /** Images the body or feature named that the folder does not have (or that are not images). */
   missingImages: { post: string; url: string; reason: string }[];
   /** Changes made to fit this site's rules (a title shortened, a placeholder image...). */
@@ -66,6 +68,7 @@ export async function importBlog(
     imported: { authors: 0, categories: 0, posts: 0, comments: 0, images: 0 },
     existingAuthors: 0,
     skipped: [...blog.skipped],
+    drafts: [],
     missingImages: [],
     notes: [],
   };
@@ -267,6 +270,8 @@ export async function importBlog(
           )
           .execute();
       const body = await bodyFor(deps, actor, markdown, "markdown");
+      // Nothing the source hid becomes public here: such a post waits as a draft (decision 019).
+      const status = post.hiddenBecause === null ? post.status : "draft";
       const row: PostsTable = {
         id: newId(),
         user_id: actor.id,
@@ -276,9 +281,9 @@ export async function importBlog(
         image_key: imageKey,
         image_alt: post.featureImageAlt,
         ...body.columns,
-        status: post.status,
+        status,
         publish_at: null,
-        published_at: post.status === "published" ? (post.publishedAt ?? post.createdAt) : null,
+        published_at: status === "published" ? (post.publishedAt ?? post.createdAt) : null,
         created_at: post.createdAt,
         updated_at: post.updatedAt < post.createdAt ? post.createdAt : post.updatedAt,
       };
@@ -314,6 +319,8 @@ export async function importBlog(
         if (comments.length > 0) await trx.insertInto("comments").values(comments).execute();
       });
       report.imported.posts += 1;
+      if (post.hiddenBecause !== null)
+        report.drafts.push({ post: post.ref, title, reason: post.hiddenBecause });
       report.imported.comments += comments.length;
       report.imported.images += stored.length;
     } catch (error) {

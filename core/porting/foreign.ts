@@ -24,6 +24,11 @@ export interface ForeignPost {
   title: string;
   markdown: string;
   status: "published" | "draft";
+  /**
+   * Why the source did not show it to everyone (password-protected, private, members only,
+   * scheduled...), whatever its status there; null for a public post or a plain draft.
+   */
+  hiddenBecause: string | null;
   publishedAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -40,7 +45,7 @@ export interface ForeignBlog {
   source: "Ghost" | "WordPress";
   authors: ForeignAuthor[];
   posts: ForeignPost[];
-  /** What the reader left out already (pages, private posts...), each with why. */
+  /** What the reader left out already (pages, trashed posts...), each with why. */
   skipped: { item: string; reason: string }[];
 }
 

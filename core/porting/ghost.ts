@@ -22,6 +22,7 @@ const GhostSchema = z.object({
         feature_image: text,
         type: text,
         status: text,
+        visibility: text,
         created_at: z.unknown(),
         updated_at: z.unknown(),
         published_at: z.unknown(),
@@ -76,6 +77,24 @@ const GhostSchema = z.object({
       .default([]),
   }),
 });
+
+/** Who a Ghost post is for when not everyone: its `visibility`. */
+const AUDIENCES: Record<string, string> = {
+  members: "members only",
+  paid: "paid members only",
+  tiers: "members of some tiers only",
+};
+
+/** Why a post is not on the Ghost site for everyone, or null when it is (or is a plain draft). */
+function hiddenOnGhost(post: { status?: string | null; visibility?: string | null }) {
+  const visibility = post.visibility ?? "public";
+  if (visibility !== "public") return AUDIENCES[visibility] ?? `visible to ${visibility} only`;
+  if (post.status === "published" || post.status === "draft") return null;
+  if (post.status === "scheduled") return "scheduled";
+  // A newsletter sent without being published on the site.
+  if (post.status === "sent") return "sent by e-mail only";
+  return `its status is ${post.status ?? "unknown"}`;
+}
 
 export function readGhostExport(source: string): ForeignBlog {
   let json: unknown;
@@ -141,6 +160,7 @@ export function readGhostExport(source: string): ForeignBlog {
       title: post.title ?? "",
       markdown,
       status: post.status === "published" ? "published" : "draft",
+      hiddenBecause: hiddenOnGhost(post),
       publishedAt: isoTime(post.published_at) ?? null,
       createdAt,
       updatedAt: isoTime(post.updated_at) ?? createdAt,

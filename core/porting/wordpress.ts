@@ -85,6 +85,13 @@ function withParagraphs(html: string) {
     .join("\n");
 }
 
+/** Why a post of these statuses is not public on WordPress; a plain draft needs no reason. */
+const HIDDEN_STATUSES: Record<string, string> = {
+  private: "private",
+  pending: "pending review",
+  future: "scheduled",
+};
+
 /**
  * A WordPress eXtended RSS file (Tools > Export): the channel's `wp:author`s, and its `item`s of
  * type post with their categories, status, dates, feature image (`_thumbnail_id`, an attachment
@@ -124,7 +131,7 @@ export function readWordpressExport(source: string): ForeignBlog {
       continue;
     }
     const status = textOf(item, "wp:status");
-    if (!["publish", "draft", "pending", "future"].includes(status)) {
+    if (!["publish", "private", "draft", "pending", "future"].includes(status)) {
       skipped.push({ item: `post ${ref}`, reason: `its status is ${status || "unknown"}` });
       continue;
     }
@@ -160,11 +167,17 @@ export function readWordpressExport(source: string): ForeignBlog {
         createdAt: commentedAt,
       });
     }
+    // A password-protected post shows its body and comments only to those given the password.
+    const hiddenBecause =
+      textOf(item, "wp:post_password") === ""
+        ? (HIDDEN_STATUSES[status] ?? null)
+        : "password-protected";
     posts.push({
       ref,
       title: child(item, "title")?.text ?? "",
       markdown: htmlToMarkdown(withParagraphs(child(item, "content:encoded")?.text ?? "")),
       status: status === "publish" ? "published" : "draft",
+      hiddenBecause,
       publishedAt: status === "publish" ? createdAt : null,
       createdAt,
       updatedAt: wordpressTime(textOf(item, "wp:post_modified_gmt")) ?? createdAt,

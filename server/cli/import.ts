@@ -119,6 +119,11 @@ function formatBlogReport(source: string, file: string, report: BlogImportReport
     lines.push(`Skipped ${String(report.skipped.length)}:`);
     for (const { item, reason } of report.skipped) lines.push(`  ${item}: ${reason}`);
   }
+  if (report.drafts.length > 0) {
+    lines.push(`Imported as drafts ${String(report.drafts.length)}:`);
+    for (const { post, title, reason } of report.drafts)
+      lines.push(`  post ${post} "${title}": ${reason}`);
+  }
   if (report.missingImages.length > 0) {
     lines.push(`Images not imported ${String(report.missingImages.length)}:`);
     for (const { post, url, reason } of report.missingImages)

@@ -386,3 +386,92 @@ describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TI
     expect(await counts()).toEqual(before);
   });
 });
+
+describe(
+  "npm run import -- --ghost: what the blog did not show to everyone",
+  { timeout: CLI_TIMEOUT },
+  () => {
+    let run: Awaited<ReturnType<typeof runCli>>;
+
+    /** A post of Ada's with the fields that decide who may read it. */
+    const post = (id: string, title: string, fields: { status: string; visibility?: string }) => ({
+      id,
+      title,
+      slug: id,
+      html: `<p>The body of ${title}.</p>`,
+      type: "post",
+      created_at: `2021-07-0${id.slice(-1)}T08:00:00.000Z`,
+      updated_at: `2021-07-0${id.slice(-1)}T08:00:00.000Z`,
+      published_at: fields.status === "published" ? `2021-07-0${id.slice(-1)}T09:00:00.000Z` : null,
+      ...fields,
+    });
+
+    beforeAll(async () => {
+      const posts = [
+        post("h1", "For members", { status: "published", visibility: "members" }),
+        post("h2", "For paying members", { status: "published", visibility: "paid" }),
+        post("h3", "For some tiers", { status: "published", visibility: "tiers" }),
+        post("h4", "Due next week", { status: "scheduled", visibility: "public" }),
+        post("h5", "Only in the newsletter", { status: "sent", visibility: "public" }),
+        post("h6", "For everyone", { status: "published", visibility: "public" }),
+        post("h7", "Before visibility", { status: "published" }),
+      ];
+      const file = path.join(scratch, "hidden.json");
+      await writeFile(
+        file,
+        JSON.stringify({
+          db: [
+            {
+              meta: { exported_on: 1714000000000, version: "5.82.0" },
+              data: {
+                posts,
+                users: [{ id: "u1", name: "Ada Lovelace", email: "ada@ghost.example.org" }],
+                posts_authors: posts.map(({ id }) => ({ post_id: id, author_id: "u1" })),
+              },
+            },
+          ],
+        }),
+      );
+      run = await runCli("import", ["--ghost", file], site());
+    }, 60_000);
+
+    it("imports posts for members only, scheduled or sent by e-mail only as drafts", async () => {
+      expect(run.code, run.stderr).toBe(0);
+      const { db } = server.app.deps;
+      const rows = await db
+        .selectFrom("posts")
+        .select(["id", "title", "status", "published_at"])
+        .where("created_at", "like", "2021-07-%")
+        .orderBy("created_at")
+        .execute();
+      expect(rows.map((row) => [row.title, row.status])).toEqual([
+        ["For members", "draft"],
+        ["For paying members", "draft"],
+        ["For some tiers", "draft"],
+        ["Due next week", "draft"],
+        ["Only in the newsletter", "draft"],
+        ["For everyone", "published"],
+        ["Before visibility", "published"],
+      ]);
+      const hidden = rows.filter((row) => row.status === "draft");
+      for (const row of hidden) {
+        expect(row.published_at, row.title).toBeNull();
+        expect((await api().get(`/api/posts/${row.id}`)).status, row.title).toBe(404);
+      }
+    });
+
+    it("lists each of them by its title and why", () => {
+      expect(run.stdout).toContain("posts: 7");
+      expect(run.stdout).toContain(
+        [
+          "Imported as drafts 5:",
+          '  post h1 "For members": members only',
+          '  post h2 "For paying members": paid members only',
+          '  post h3 "For some tiers": members of some tiers only',
+          '  post h4 "Due next week": scheduled',
+          '  post h5 "Only in the newsletter": sent by e-mail only',
+        ].join("\n"),
+      );
+    });
+  },
+);

@@ -2,6 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser } from "../support/factories.js";
+import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { allFiles, runCli } from "../support/porting.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -43,8 +45,8 @@ function comment(fields: {
     </wp:comment>`;
 }
 
-/** A WordPress eXtended RSS 1.2 file in its documented shape (Tools > Export). */
-function wxr() {
+/** A WordPress eXtended RSS 1.2 file in its documented shape (Tools > Export), with these items. */
+function wxrOf(items: string) {
   return `<?xml version="1.0" encoding="UTF-8" ?>
 <rss version="2.0"
   xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/"
@@ -67,7 +69,14 @@ function wxr() {
     <wp:category_nicename>${cdata("kernel-news")}</wp:category_nicename>
     <wp:cat_name>${cdata("Kernel News")}</wp:cat_name>
   </wp:category>
-  <item>
+  ${items}
+</channel>
+</rss>
+`;
+}
+
+function wxr() {
+  return wxrOf(`<item>
     <title>First post</title>
     <link>https://wp.example.com/first-post/</link>
     <pubDate>Tue, 02 Jan 2024 03:04:05 +0000</pubDate>
@@ -127,10 +136,30 @@ function wxr() {
     <wp:post_name>${cdata("contact")}</wp:post_name>
     <wp:status>${cdata("publish")}</wp:status>
     <wp:post_type>${cdata("page")}</wp:post_type>
-  </item>
-</channel>
-</rss>
-`;
+  </item>`);
+}
+
+/** A post by linus with the fields that decide who may read it, and its comments. */
+function postItem(fields: {
+  id: number;
+  title: string;
+  slug: string;
+  status: string;
+  password?: string;
+  comments?: string;
+}) {
+  return `<item>
+    <title>${fields.title}</title>
+    <dc:creator>${cdata("linus")}</dc:creator>
+    <content:encoded>${cdata(`<p>The body of ${fields.title}.</p>`)}</content:encoded>
+    <wp:post_id>${String(fields.id)}</wp:post_id>
+    <wp:post_date_gmt>${cdata(`2023-06-${String(fields.id).padStart(2, "0")} 08:00:00`)}</wp:post_date_gmt>
+    <wp:post_name>${cdata(fields.slug)}</wp:post_name>
+    <wp:status>${cdata(fields.status)}</wp:status>
+    <wp:post_password>${cdata(fields.password ?? "")}</wp:post_password>
+    <wp:post_type>${cdata("post")}</wp:post_type>
+    ${fields.comments ?? ""}
+  </item>`;
 }
 
 async function counts() {
@@ -204,25 +233,33 @@ describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI
   it("imports posts and approved comments, and reports what it skipped and why", () => {
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("posts: 2");
+    expect(first.stdout).toContain("posts: 3");
     expect(first.stdout).toContain("comments: 1");
     expect(first.stdout).toContain("a comment by Spammer on first-post: it was not approved");
     expect(first.stdout).toContain(
       "a comment by Terse on first-post: comments have 2 to 2000 characters; it has 1",
     );
-    expect(first.stdout).toContain("post private-notes: its status is private");
+    expect(first.stdout).toContain(
+      'Imported as drafts 1:\n  post private-notes "Private notes": private\n',
+    );
     expect(first.stdout).toContain("page contact: only posts are imported");
     expect(first.stdout).not.toContain("Other blog");
   });
 
   it("keeps dates, status, category, author and the feature and body images", async () => {
     const { db } = server.app.deps;
-    const posts = await db.selectFrom("posts").selectAll().orderBy("created_at").execute();
+    const posts = await db
+      .selectFrom("posts")
+      .selectAll()
+      .orderBy("created_at")
+      .orderBy("title")
+      .execute();
     expect(posts.map((post) => [post.title, post.status])).toEqual([
       ["First post", "published"],
+      ["Private notes", "draft"],
       ["Work in progress", "draft"],
     ]);
-    const [published, draft] = posts;
+    const [published, , draft] = posts;
     expect(published).toMatchObject({
       category: "Kernel News",
       created_at: "2024-01-02T03:04:05.000Z",
@@ -290,3 +327,116 @@ describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI
     expect(await counts()).toEqual(before);
   });
 });
+
+describe(
+  "npm run import -- --wordpress: what the blog did not show to everyone",
+  { timeout: CLI_TIMEOUT },
+  () => {
+    let run: Awaited<ReturnType<typeof runCli>>;
+
+    beforeAll(async () => {
+      const file = path.join(scratch, "hidden.xml");
+      await writeFile(
+        file,
+        wxrOf(
+          [
+            postItem({
+              id: 21,
+              title: "Template: Password Protected",
+              slug: "template-password-protected",
+              status: "publish",
+              password: "enter",
+              comments: [
+                comment({
+                  id: 31,
+                  author: "Insider",
+                  email: "insider@example.net",
+                  date: "2023-06-22 09:00:00",
+                  content: "Glad I had the password.",
+                  approved: "1",
+                }),
+                comment({
+                  id: 32,
+                  author: "Spammer Two",
+                  email: "spam2@example.net",
+                  date: "2023-06-22 09:01:00",
+                  content: "Cheap pills here",
+                  approved: "spam",
+                }),
+                comment({
+                  id: 33,
+                  author: "Binned",
+                  email: "binned@example.net",
+                  date: "2023-06-22 09:02:00",
+                  content: "Thrown away",
+                  approved: "trash",
+                }),
+              ].join("\n"),
+            }),
+            postItem({
+              id: 22,
+              title: "Awaiting review",
+              slug: "awaiting-review",
+              status: "pending",
+            }),
+            postItem({ id: 23, title: "Coming soon", slug: "coming-soon", status: "future" }),
+            postItem({ id: 24, title: "Just a draft", slug: "just-a-draft", status: "draft" }),
+            postItem({ id: 25, title: "Open to all", slug: "open-to-all", status: "publish" }),
+          ].join("\n"),
+        ),
+      );
+      run = await runCli("import", ["--wordpress", file], site());
+    }, 60_000);
+
+    const imported = (title: string) =>
+      server.app.deps.db
+        .selectFrom("posts")
+        .selectAll()
+        .where("title", "=", title)
+        .executeTakeFirstOrThrow();
+
+    it("imports a password-protected post as a draft, its comments hidden with it", async () => {
+      expect(run.code, run.stderr).toBe(0);
+      for (const title of ["Awaiting review", "Coming soon", "Just a draft"])
+        expect((await imported(title)).status, title).toBe("draft");
+      expect((await imported("Open to all")).status).toBe("published");
+      const post = await imported("Template: Password Protected");
+      expect(post).toMatchObject({ status: "draft", published_at: null });
+      const comments = await server.app.deps.db
+        .selectFrom("comments")
+        .select("text")
+        .where("post_id", "=", post.id)
+        .execute();
+      expect(comments).toEqual([{ text: "Glad I had the password." }]);
+
+      const api = client(server.url);
+      const reader = await buildUser(server, api);
+      for (const token of [undefined, reader.token]) {
+        const page = await api.get(`/api/posts/${post.id}`, { token });
+        expect(page.status, page.text).toBe(404);
+        expect(page.text).not.toContain("Glad I had the password.");
+      }
+      const listed = await api.get("/api/posts");
+      expect(listed.text).not.toContain("Template: Password Protected");
+    });
+
+    it("lists each post that was not public by its title and why, and no comment that was not approved", () => {
+      expect(run.stdout).toContain("posts: 5");
+      expect(run.stdout).toContain("comments: 1");
+      expect(run.stdout).toContain(
+        [
+          "Imported as drafts 3:",
+          '  post template-password-protected "Template: Password Protected": password-protected',
+          '  post awaiting-review "Awaiting review": pending review',
+          '  post coming-soon "Coming soon": scheduled',
+        ].join("\n"),
+      );
+      expect(run.stdout).not.toContain('"Just a draft"');
+      expect(run.stdout).not.toContain('"Open to all"');
+      for (const author of ["Spammer Two", "Binned"])
+        expect(run.stdout).toContain(
+          `a comment by ${author} on template-password-protected: it was not approved`,
+        );
+    });
+  },
+);
