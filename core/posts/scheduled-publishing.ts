@@ -1,7 +1,23 @@
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
+
+/**
+ * A suspended author's scheduled posts wait (decision 013): they are neither published nor waited
+ * for, and go out at the first check after the suspension is lifted.
+ */
+const authorActive = (eb: ExpressionBuilder<Database, "posts">) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom("users")
+        .select("users.id")
+        .whereRef("users.id", "=", "posts.user_id")
+        .where("users.suspended_at", "is not", null),
+    ),
+  );
 
 /**
  * Publishes every scheduled post whose time has come, and returns their ids. One conditional
@@ -16,6 +32,7 @@ export async function publishDuePosts(deps: Pick<CoreDeps, "db" | "clock" | "con
     .select("id")
     .where("status", "=", "scheduled")
     .where("publish_at", "<=", now)
+    .where(authorActive)
     .limit(1)
     .executeTakeFirst();
   // Most checks find nothing due: they stay reads, with no write lock taken on SQLite.
@@ -30,18 +47,23 @@ export async function publishDuePosts(deps: Pick<CoreDeps, "db" | "clock" | "con
       })
       .where("status", "=", "scheduled")
       .where("publish_at", "<=", now)
+      .where(authorActive)
       .returning("id")
       .execute(),
   );
   return claimed.map((row) => row.id);
 }
 
-/** When the next scheduled post is due, if any is. */
+/** When the next scheduled post is due, if any is (read in the order of its index). */
 export async function nextPublishTime(deps: Pick<CoreDeps, "db">) {
   const row = await deps.db
     .selectFrom("posts")
-    .select((eb) => eb.fn.min("publish_at").as("next"))
+    .select("publish_at")
     .where("status", "=", "scheduled")
+    .where("publish_at", "is not", null)
+    .where(authorActive)
+    .orderBy("publish_at")
+    .limit(1)
     .executeTakeFirst();
-  return row?.next ? new Date(row.next) : undefined;
+  return row?.publish_at ? new Date(row.publish_at) : undefined;
 }

@@ -11,7 +11,7 @@ import { commentMessages, deleteCommentIn } from "../comments/comments-service.j
 import { selectComments } from "../comments/queries.js";
 import { discardImages } from "../media/images.js";
 import type { CoreDeps } from "../deps.js";
-import { deletePostIn, findPost, postMessages } from "../posts/posts-service.js";
+import { deletePostIn, findVisiblePost, postMessages } from "../posts/posts-service.js";
 import { pageOf } from "../posts/queries.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
@@ -40,10 +40,14 @@ interface Target {
   summary: string;
 }
 
-/** The reported thing, or a 404 naming the field that named it. */
-async function findTarget(deps: CoreDeps, input: ReportCreateInput): Promise<Target> {
+/**
+ * The reported thing, or a 404 naming the field that named it: the same 404 for a post the
+ * reporter may not see (a draft, a scheduled post) or a comment on one, so a report tells nothing
+ * of what is hidden.
+ */
+async function findTarget(deps: CoreDeps, actor: Actor, input: ReportCreateInput): Promise<Target> {
   if (input.postId !== undefined) {
-    const post = await findPost(deps, input.postId);
+    const post = await findVisiblePost(deps, actor, input.postId);
     if (!post) throw notFound(postMessages.notFound, { postId: postMessages.notFound });
     return { kind: "post", id: post.id, userId: post.user_id, summary: post.title };
   }
@@ -52,7 +56,9 @@ async function findTarget(deps: CoreDeps, input: ReportCreateInput): Promise<Tar
     const comment = isId(id)
       ? await selectComments(deps.db).where("comments.id", "=", id).executeTakeFirst()
       : undefined;
-    if (!comment) throw notFound(commentMessages.notFound, { commentId: commentMessages.notFound });
+    if (!comment || !(await findVisiblePost(deps, actor, comment.post_id))) {
+      throw notFound(commentMessages.notFound, { commentId: commentMessages.notFound });
+    }
     return { kind: "comment", id: comment.id, userId: comment.user_id, summary: comment.text };
   }
   const user = await findUser(deps, input.userId ?? "");
@@ -73,7 +79,7 @@ const openReportOf = (deps: CoreDeps, reporterId: string, target: Target) =>
 /** A member reports a post, a comment or a user; one open report per person and target. */
 export async function createReport(deps: CoreDeps, actor: Actor, body: unknown) {
   const input = validate(ReportCreateSchema, body);
-  const target = await findTarget(deps, input);
+  const target = await findTarget(deps, actor, input);
   if (await openReportOf(deps, actor.id, target)) throw conflict(reportMessages.already);
   const row: ReportsTable = {
     id: newId(),

@@ -41,7 +41,8 @@ async function assertAnotherActiveAdmin(trx: Kysely<Database>, userId: string) {
 /**
  * Suspends or restores an account (admins only; not their own, not the last active admin). A
  * suspended account's sessions end in the same transaction, and it cannot sign in again until
- * restored; what it wrote stays.
+ * restored; what it wrote stays, and what it had queued waits (scheduled posts) or is dropped
+ * (conversation mail) while it is suspended.
  */
 export async function setSuspended(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
   assertAdmin(actor);
@@ -50,6 +51,8 @@ export async function setSuspended(deps: CoreDeps, actor: Actor, id: string, bod
   if (user.id === actor.id) throw invalid(suspensionMessages.self);
   const { suspended } = validate(SuspendSchema, body);
   await deps.db.transaction().execute((trx) => setSuspendedIn(trx, deps, actor, user, suspended));
+  // Scheduled posts held by the suspension whose time has passed go out now (decision 013).
+  if (!suspended) deps.postScheduled?.(deps.clock());
   return {
     _id: user.id,
     suspended,

@@ -94,6 +94,48 @@ describe("POST /api/reports", () => {
     }
   });
 
+  it("answers 404 for a post or comment the reporter cannot see, exactly as for a random id", async () => {
+    const draft = await addPost(api, author, { category: "General", status: "draft" });
+    const scheduled = await addPost(api, author, {
+      category: "General",
+      status: "scheduled",
+      publishAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    // A comment on a post turned back into a draft after it was written.
+    const unpublished = await addPost(api, author, { title: "Soon hidden", category: "General" });
+    const comment = await addComment(api, reader, unpublished._id, "A comment left behind");
+    const hide = await api.put(
+      `/api/posts/${unpublished._id}`,
+      {
+        title: unpublished.title,
+        category: unpublished.category,
+        description: unpublished.description,
+        status: "draft",
+      },
+      { token: author.token },
+    );
+    expect(hide.status, hide.text).toBe(200);
+
+    const before = await reportRows();
+    for (const [field, id] of [
+      ["postId", draft._id],
+      ["postId", scheduled._id],
+      ["commentId", comment._id],
+    ] as const) {
+      const hidden = await report({ [field]: id, reason: "spam" }, other.token);
+      const random = await report({ [field]: UNKNOWN, reason: "spam" }, other.token);
+      expect(hidden.status, `${field} ${id}`).toBe(404);
+      expect(hidden.body).toEqual(random.body);
+    }
+    // Even its writer no longer sees the comment, nor reports it.
+    expect((await report({ commentId: comment._id, reason: "other" }, reader.token)).status).toBe(
+      404,
+    );
+    expect(await reportRows()).toBe(before);
+    // Admins see drafts, and report what they see.
+    expect((await report({ postId: draft._id, reason: "other" }, admin.token)).status).toBe(201);
+  });
+
   it("receives a report (201), and refuses a second open one by the same person with 409", async () => {
     const post = await addPost(api, author, { category: "General" });
     const first = await report(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextPublishTime } from "../../core/posts/scheduled-publishing.js";
 import { buildUser, loginAs, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
@@ -177,5 +178,51 @@ describe("PUT /api/users/suspend/:id", () => {
       { token },
     );
     expect(comment.status).toBe(201);
+  });
+});
+
+describe("a suspended account's scheduled posts", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+  const rowOf = (id: string) =>
+    server.app.deps.db
+      .selectFrom("posts")
+      .select(["status", "publish_at", "published_at"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+
+  it("wait while it is suspended; once restored, a post whose time passed goes out at once and a later one keeps its time", async () => {
+    const writer = await buildUser(server, api);
+    const publishAt = inSeconds(1);
+    const due = await addPost(api, writer, { category: "General", status: "scheduled", publishAt });
+    const laterAt = inSeconds(3600);
+    const later = await addPost(api, writer, {
+      category: "General",
+      status: "scheduled",
+      publishAt: laterAt,
+    });
+    expect((await suspend(writer.id, { suspended: true }, admin.token)).status).toBe(200);
+
+    // Past its time: this instance woke for it (it was scheduled here) and left it waiting.
+    await sleep(2500);
+    expect((await api.get(`/api/posts/${due._id}`)).status).toBe(404);
+    expect(await rowOf(due._id)).toMatchObject({ status: "scheduled", published_at: null });
+    // Nothing of theirs to wake for: the job does not spin on the held post.
+    expect(await nextPublishTime(server.app.deps)).toBeUndefined();
+
+    const restoredAt = Date.now();
+    expect((await suspend(writer.id, { suspended: false }, admin.token)).status).toBe(200);
+    let live = false;
+    while (!live && Date.now() - restoredAt < 1500) {
+      await sleep(50);
+      live = (await api.get(`/api/posts/${due._id}`)).status === 200;
+    }
+    expect(live, "published within 1.5 s of the restore").toBe(true);
+    // Late, as after a stop of every instance: it keeps its scheduled time (decision 011).
+    expect(await rowOf(due._id)).toMatchObject({ status: "published", published_at: publishAt });
+    expect(await rowOf(later._id)).toMatchObject({
+      status: "scheduled",
+      publish_at: laterAt,
+    });
   });
 });
