@@ -42,7 +42,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       theme: context.theme,
       categories: await listCategories(context.deps),
       // The header bell's number (decision 016).
-      unread: context.viewer ? await countUnread(context.deps, context.viewer.actor.id) : 0,
+      unread: context.viewer ? await countUnread(context.deps, context.viewer.actor) : 0,
       flash,
     },
     flash ? { headers: { "Set-Cookie": clearedFlashCookie } } : undefined,

@@ -29,7 +29,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     notifications,
     page,
     pages: Math.ceil(total / PAGE_SIZE),
-    unread: await countUnread(context.deps, viewer.actor.id),
+    unread: await countUnread(context.deps, viewer.actor),
   };
 }
 

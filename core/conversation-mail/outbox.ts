@@ -145,13 +145,31 @@ async function markDone(
     .execute();
 }
 
-/** What the mail tells of now: comments deleted since are gone with their events. */
+/**
+ * Marks a mail skipped. Nothing went out, so the window its gathering opened is closed again: a
+ * person mailed nothing while suspended, or only about a suspended writer, hears of the next
+ * comment after the usual short delay.
+ */
+async function markSkipped(deps: Pick<CoreDeps, "db" | "clock">, mail: ClaimedMail) {
+  await markDone(deps, mail.id, "skipped");
+  await deps.db
+    .updateTable("mail_digests")
+    .set({ quiet_until: null })
+    .where("recipient_id", "=", mail.recipient_id)
+    .execute();
+}
+
+/**
+ * What the mail tells of now: comments deleted since are gone with their events, and a post the
+ * recipient may no longer see (moved back to drafts) is not named to them (as `canSeePost`).
+ */
 async function mailedComments(db: Kysely<Database>, mailId: string): Promise<MailedComment[]> {
   const rows = await db
     .selectFrom("mail_events")
     .innerJoin("comments", "comments.id", "mail_events.comment_id")
     .innerJoin("posts", "posts.id", "comments.post_id")
     .innerJoin("users", "users.id", "comments.user_id")
+    .innerJoin("users as recipients", "recipients.id", "mail_events.recipient_id")
     .select([
       "mail_events.kind",
       "comments.id",
@@ -163,6 +181,13 @@ async function mailedComments(db: Kysely<Database>, mailId: string): Promise<Mai
     ])
     .where("mail_events.mail_id", "=", mailId)
     .where("users.suspended_at", "is", null)
+    .where((eb) =>
+      eb.or([
+        eb("posts.status", "=", "published"),
+        eb("posts.user_id", "=", eb.ref("mail_events.recipient_id")),
+        eb("recipients.is_admin", "=", 1),
+      ]),
+    )
     .orderBy("comments.created_at")
     .orderBy("comments.id")
     .execute();
@@ -178,8 +203,9 @@ async function mailedComments(db: Kysely<Database>, mailId: string): Promise<Mai
 
 /**
  * Sends one claimed mail, built now from what is still true: nothing to a suspended or unverified
- * recipient, or to one who turned the mail off; nothing about comments deleted since. Marked done
- * right after the relay (or the outbox file) took it; a failure is retried later, never dropped.
+ * recipient, or to one who turned the mail off; nothing about comments deleted since or written by
+ * someone suspended (what is skipped is dropped, not kept for a restore). Marked done right after
+ * the relay (or the outbox file) took it; a failure is retried later, never dropped.
  */
 export async function deliverMail(
   deps: Pick<CoreDeps, "db" | "clock" | "mailer" | "site" | "log">,
@@ -198,7 +224,7 @@ export async function deliverMail(
     comments.length === 0 ||
     !(await wantsConversationMail(deps.db, recipient.id))
   ) {
-    await markDone(deps, mail.id, "skipped");
+    await markSkipped(deps, mail);
     return "skipped";
   }
   const message = await conversationMail(deps, recipient, comments, {

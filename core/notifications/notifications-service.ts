@@ -83,22 +83,39 @@ export async function withdrawNotification(
     .execute();
 }
 
-/** How many of a person's notifications are unread (the bell's number). */
-export async function countUnread(deps: Pick<CoreDeps, "db">, userId: string) {
-  const row = await deps.db
+/**
+ * The actor's own notifications that they may still see: one about a post moved back to drafts
+ * (or scheduled) is held back, title and all, from anyone who may not see the post (as
+ * `canSeePost`), and comes back when it is published again.
+ */
+function notificationsOf(db: Kysely<Database>, actor: Actor) {
+  return db
     .selectFrom("notifications")
+    .leftJoin("posts", "posts.id", "notifications.post_id")
+    .where("notifications.recipient_id", "=", actor.id)
+    .$if(!actor.isAdmin, (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb("notifications.post_id", "is", null),
+          eb("posts.status", "=", "published"),
+          eb("posts.user_id", "=", actor.id),
+        ]),
+      ),
+    );
+}
+
+/** How many of a person's notifications are unread (the bell's number). */
+export async function countUnread(deps: Pick<CoreDeps, "db">, actor: Actor) {
+  const row = await notificationsOf(deps.db, actor)
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .where("recipient_id", "=", userId)
-    .where("read_at", "is", null)
+    .where("notifications.read_at", "is", null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-async function countAll(deps: Pick<CoreDeps, "db">, userId: string) {
-  const row = await deps.db
-    .selectFrom("notifications")
+async function countAll(deps: Pick<CoreDeps, "db">, actor: Actor) {
+  const row = await notificationsOf(deps.db, actor)
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .where("recipient_id", "=", userId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -106,10 +123,8 @@ async function countAll(deps: Pick<CoreDeps, "db">, userId: string) {
 /** One page of the actor's own notifications, newest first, with the post each is about. */
 async function notificationRows(deps: CoreDeps, actor: Actor, pageNumber: number) {
   const { limit, offset } = pageOf(pageNumber);
-  return deps.db
-    .selectFrom("notifications")
+  return notificationsOf(deps.db, actor)
     .innerJoin("users", "users.id", "notifications.actor_id")
-    .leftJoin("posts", "posts.id", "notifications.post_id")
     .select([
       "notifications.id",
       "notifications.kind",
@@ -122,7 +137,6 @@ async function notificationRows(deps: CoreDeps, actor: Actor, pageNumber: number
       "users.photo_key as actor_photo_key",
       "posts.title as post_title",
     ])
-    .where("notifications.recipient_id", "=", actor.id)
     .orderBy("notifications.created_at", "desc")
     .orderBy("notifications.id", "desc")
     .limit(limit)
@@ -135,7 +149,7 @@ export type NotificationRow = Awaited<ReturnType<typeof notificationRows>>[numbe
 /** `GET /api/notifications?pageNumber=n`: the actor's own, newest first, and how many are unread. */
 export async function listNotifications(deps: CoreDeps, actor: Actor, pageNumber = 1) {
   const [unread, rows] = await Promise.all([
-    countUnread(deps, actor.id),
+    countUnread(deps, actor),
     notificationRows(deps, actor, pageNumber),
   ]);
   return { unread, notifications: rows.map((row) => presentNotification(deps, row)) };
@@ -144,7 +158,7 @@ export async function listNotifications(deps: CoreDeps, actor: Actor, pageNumber
 /** The notifications page: a page of them with the title of the post each is about. */
 export async function notificationsPage(deps: CoreDeps, actor: Actor, pageNumber: number) {
   const [total, rows] = await Promise.all([
-    countAll(deps, actor.id),
+    countAll(deps, actor),
     notificationRows(deps, actor, pageNumber),
   ]);
   return {

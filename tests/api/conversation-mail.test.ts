@@ -314,6 +314,102 @@ describe("who gets nothing", () => {
   });
 });
 
+describe("a suspension and its restore (decision 013)", () => {
+  const setSuspended = async (user: TestUser, suspended: boolean) => {
+    const reply = await api.put(
+      `/api/users/suspend/${user.id}`,
+      { suspended },
+      { token: admin.token },
+    );
+    expect(reply.status, reply.text).toBe(200);
+  };
+
+  /** Waits until the outbox has given up on a mail to `user`: nothing left to tell them. */
+  async function mailSkipped(user: TestUser) {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const skipped = await server.app.deps.db
+        .selectFrom("mail_outbox")
+        .select("id")
+        .where("recipient_id", "=", user.id)
+        .where("outcome", "=", "skipped")
+        .executeTakeFirst();
+      if (skipped) return;
+      await sleep(50);
+    }
+    throw new Error(`no skipped mail to ${user.username}`);
+  }
+
+  it("drops the mail to a person suspended before it went, and mails them at the usual pace once restored", async () => {
+    const { user: author, post } = await writer();
+    const reader = await buildUser(server, api);
+    await comment(reader, post._id, "Written before the suspension.");
+    await setSuspended(author, true);
+    advance(2);
+    await mailSkipped(author);
+    expect(await mailsTo(author)).toHaveLength(0);
+
+    await setSuspended(author, false);
+    await comment(reader, post._id, "Written after the restore.");
+    advance(2);
+    const [mail] = await waitForMails(author, 1);
+    expect(mail?.body).toContain("Written after the restore.");
+    expect(mail?.body).not.toContain("Written before the suspension.");
+  });
+
+  it("drops mail about a suspended person's comments, also after the restore, and holds back no other", async () => {
+    const { user: author, post } = await writer();
+    const spammer = await buildUser(server, api);
+    const reader = await buildUser(server, api);
+    await comment(spammer, post._id, "Cheap pills here.");
+    await setSuspended(spammer, true);
+    advance(2);
+    await mailSkipped(author);
+    expect(await mailsTo(author)).toHaveLength(0);
+
+    await setSuspended(spammer, false);
+    await comment(reader, post._id, "A real question.");
+    advance(2);
+    const [mail] = await waitForMails(author, 1);
+    expect(mail?.body).toContain("A real question.");
+    expect(mail?.body).not.toContain("Cheap pills here.");
+    await settle();
+    expect(await mailsTo(author)).toHaveLength(1);
+  });
+});
+
+describe("a post its author takes back to drafts", () => {
+  it("is named in no mail to anyone else: what was waiting to be told of it is not sent", async () => {
+    const { user: author, post } = await writer();
+    const reader = await buildUser(server, api);
+    const talker = await buildUser(server, api);
+    const thread = await comment(reader, post._id, "A thought on the post.");
+    advance(11);
+    await waitForMails(author, 1);
+
+    // Answered while public; taken back and renamed before the mail goes; answered on the draft.
+    await comment(talker, post._id, "An answer while it was public.", thread);
+    const drafted = await api.put(
+      `/api/posts/${post._id}`,
+      { title: "Secret plans", category: "General", description: "Hidden.", status: "draft" },
+      { token: author.token },
+    );
+    expect(drafted.status, drafted.text).toBe(200);
+    await comment(author, post._id, "An answer on the draft.", thread);
+    advance(11);
+    // The author is told of the comment on their own draft, title and all.
+    const [, toAuthor] = await waitForMails(author, 2);
+    expect(toAuthor?.body).toContain("An answer while it was public.");
+    expect(toAuthor?.subject).toContain("Secret plans");
+    await settle();
+    expect(await mailsTo(reader)).toHaveLength(0);
+    for (const mail of await outbox()) {
+      if (mail.to.includes(author.email)) continue;
+      expect(`${mail.subject}\n${mail.body}`).not.toContain("Secret plans");
+    }
+  });
+});
+
 describe("one-click unsubscribe (RFC 8058)", () => {
   async function mailedUnsubscribe() {
     const { user: author, post } = await writer();

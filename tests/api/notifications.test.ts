@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notificationsPage } from "../../core/notifications/notifications-service.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
 import {
@@ -235,6 +236,48 @@ describe("what people are told", () => {
 
     expect((await markRead({}, author.token)).status).toBe(204);
     expect((await inbox(author.token)).body.unread).toBe(0);
+  });
+});
+
+describe("a post its author takes back to drafts", () => {
+  const edit = (author: TestUser, post: { _id: string }, title: string, status: string) =>
+    api.put(
+      `/api/posts/${post._id}`,
+      { title, category: "Travel", description: "Some words about it.", status },
+      { token: author.token },
+    );
+
+  it("is named to nobody else: what they were told of it is held back until it is published again", async () => {
+    const author = await buildUser(server, api);
+    const reader = await buildUser(server, api);
+    const other = await buildUser(server, api);
+    const post = await addPost(api, author, { category: "Travel" });
+    const opening = await addComment(api, reader, post._id, "Interesting");
+    expect((await reply(other, post._id, opening._id, "Agreed")).status).toBe(201);
+    expect(await told(reader)).toEqual([`reply by ${other.username}`]);
+
+    const drafted = await edit(author, post, "Secret plans", "draft");
+    expect(drafted.status, drafted.text).toBe(200);
+    // The author may still answer on the draft; the reader is not told of it either.
+    expect((await reply(author, post._id, opening._id, "Not for your eyes")).status).toBe(201);
+
+    expect((await inbox(reader.token)).body).toEqual({ unread: 0, notifications: [] });
+    const page = await notificationsPage(server.app.deps, { id: reader.id, isAdmin: false }, 1);
+    expect(page).toEqual({ total: 0, notifications: [] });
+    expect(JSON.stringify(page)).not.toContain("Secret plans");
+    // The author sees their own draft's.
+    const own = await notificationsPage(server.app.deps, { id: author.id, isAdmin: false }, 1);
+    expect(own.notifications.map((n) => [n.kind, n.postTitle])).toEqual([
+      ["comment", "Secret plans"],
+      ["comment", "Secret plans"],
+    ]);
+
+    expect((await edit(author, post, "Open plans", "published")).status).toBe(200);
+    expect(await told(reader)).toEqual([
+      `reply by ${other.username}`,
+      `reply by ${author.username}`,
+    ]);
+    expect((await inbox(reader.token)).body.unread).toBe(2);
   });
 });
 
