@@ -57,5 +57,11 @@ declare module "react-router" {
     theme: Theme;
     /** Counts one attempt against a named rate limit; the refusal message once it is exceeded. */
     limit(name: LimitName): Promise<string | undefined>;
+    /**
+     * Runs work that waits on something other than the page, an upload's image work (which has a
+     * line of its own), with this request's render slot given back meanwhile: pages do not wait
+     * behind uploads.
+     */
+    outsideRenderSlot<T>(work: () => Promise<T>): Promise<T>;
   }
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import {
+  BODY_IMAGE_BYTES_PER_DAY,
+  BODY_IMAGES_PER_DAY,
   CATEGORY_TITLE_MAX,
   CATEGORY_TITLE_MIN,
   COMMENT_MAX,
@@ -16,6 +18,8 @@ export const contentMessages = {
   imageRequired: "image is required",
   imageTooLarge: "File size is too large",
   imageUnsupported: "Unsupported File Format",
+  bodyImagesPerDay: `You can upload at most ${BODY_IMAGES_PER_DAY} images a day, please try again later`,
+  bodyImageBytesPerDay: `You can upload at most ${BODY_IMAGE_BYTES_PER_DAY / 1_000_000} MB of images a day, please try again later`,
   postTitleRequired: "Post title is required",
   postCategoryRequired: "Post category is required",
   postDescriptionRequired: "Post description is required",

@@ -18,6 +18,13 @@ export const IMAGE_REPLACE_MAX_BYTES = 5_242_880;
 export const PROFILE_PHOTO_MAX_BYTES = 7_000_000;
 /** An image in a post body: the limit of a new post's image. */
 export const BODY_IMAGE_MAX_BYTES = IMAGE_CREATE_MAX_BYTES;
+/**
+ * What one account may upload for post bodies in any 24 hours (admins are not counted): many long
+ * illustrated posts a day, while a throwaway account cannot fill the disk (uploads no post claims
+ * are kept a day). Bytes are what is stored, every width of each image.
+ */
+export const BODY_IMAGES_PER_DAY = 200;
+export const BODY_IMAGE_BYTES_PER_DAY = 200_000_000;
 export const IMAGE_TYPES = ["jpg", "jpeg", "png", "gif", "jfif"] as const;
 
 export const POST_TITLE_MAX = 200;

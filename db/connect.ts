@@ -26,6 +26,7 @@ import { siteSettings } from "./migrations/011-site-settings.js";
 import { coverAlt } from "./migrations/012-cover-alt.js";
 import { postsCreatedAt } from "./migrations/013-posts-created-at.js";
 import { searchPrefixes } from "./migrations/014-search-prefixes.js";
+import { bodyImageBytes } from "./migrations/015-body-image-bytes.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
 import { SQLite } from "./sqlite-driver.js";
@@ -82,6 +83,7 @@ const migrations: MigrationProvider = {
       "012-cover-alt": coverAlt,
       "013-posts-created-at": postsCreatedAt,
       "014-search-prefixes": searchPrefixes,
+      "015-body-image-bytes": bodyImageBytes,
     }),
 };
 

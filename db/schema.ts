@@ -1,3 +1,5 @@
+import type { ColumnType } from "kysely";
+
 /**
  * Row types of every table. Times are ISO-8601 UTC strings (they sort as text on both engines);
  * flags are 0/1 integers, the one boolean both SQLite and PostgreSQL return alike.
@@ -130,6 +132,11 @@ export interface BodyImagesTable {
   /** Of the largest stored variant. */
   width: number;
   height: number;
+  /**
+   * What it stored, all its widths, counted against its uploader's daily quota. Optional on insert
+   * (0): a blog import's images are dated at their source, outside any day's quota.
+   */
+  bytes: ColumnType<number, number | undefined, number>;
   created_at: string;
   /** When its post stopped using it, if it did. */
   released_at: string | null;

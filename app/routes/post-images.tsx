@@ -17,7 +17,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (tooMany) return Response.json({ message: tooMany }, { status: 429 });
   const result = await attempt(async () => {
     const { image } = await imageForm(request);
-    return uploadBodyImage(context.deps, viewer.actor, image, request.signal);
+    return context.outsideRenderSlot(() =>
+      uploadBodyImage(context.deps, viewer.actor, image, request.signal),
+    );
   });
   return result.ok
     ? Response.json(result.value, { status: 201 })

@@ -92,7 +92,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await attempt(async (): Promise<{ message: string }> => {
     switch (intent) {
       case "photo":
-        return setProfilePhoto(deps, viewer.actor, image, request.signal);
+        return context.outsideRenderSlot(() =>
+          setProfilePhoto(deps, viewer.actor, image, request.signal),
+        );
       case "edit-profile":
         await updateProfile(
           deps,

@@ -1,11 +1,15 @@
 import type { Kysely } from "kysely";
 import { contentMessages } from "../../contract/content.js";
-import { BODY_IMAGE_MAX_BYTES } from "../../contract/limits.js";
+import {
+  BODY_IMAGE_BYTES_PER_DAY,
+  BODY_IMAGE_MAX_BYTES,
+  BODY_IMAGES_PER_DAY,
+} from "../../contract/limits.js";
 import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { discardImages, encodeImage, imageUrl, putImage } from "../media/images.js";
-import { iso } from "../shared/clock.js";
-import { invalid, tooLarge } from "../shared/errors.js";
+import { DAY_MS, iso } from "../shared/clock.js";
+import { invalid, tooLarge, tooManyAttempts } from "../shared/errors.js";
 import type { Actor } from "../users/policies.js";
 import type { ImageSize } from "./body.js";
 
@@ -22,6 +26,7 @@ export async function uploadBodyImage(
   if (!image)
     throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
   if (image.length > BODY_IMAGE_MAX_BYTES) throw tooLarge();
+  await checkDailyQuota(deps, actor);
   const encoded = await encodeImage(image, signal);
   const imageKey = await putImage(deps.storage, encoded);
   try {
@@ -33,6 +38,7 @@ export async function uploadBodyImage(
         post_id: null,
         width: encoded.width,
         height: encoded.height,
+        bytes: encoded.variants.reduce((sum, variant) => sum + variant.body.length, 0),
         created_at: iso(deps.clock()),
         released_at: null,
       })
@@ -46,6 +52,38 @@ export async function uploadBodyImage(
     width: encoded.width,
     height: encoded.height,
   };
+}
+
+/**
+ * Refuses an upload once the account has uploaded its day's allowance of body images, in number or
+ * in bytes stored, in the last 24 hours (admins are not counted). 429, not 413: nothing is wrong
+ * with this image; the account may upload again once its oldest upload of the day is a day old,
+ * which Retry-After says. Checked before the decode, so a refusal costs no image work; uploads
+ * decoding at the same moment may pass together, a few images past the limit at most.
+ */
+async function checkDailyQuota(deps: CoreDeps, actor: Actor) {
+  if (actor.isAdmin) return;
+  const now = deps.clock().getTime();
+  const used = await deps.db
+    .selectFrom("body_images")
+    .select((eb) => [
+      eb.fn.countAll().as("images"),
+      // Both null over no rows.
+      eb.fn.sum<number | string | null>("bytes").as("bytes"),
+      eb.fn.min<string | null>("created_at").as("oldest"),
+    ])
+    .where("uploader_id", "=", actor.id)
+    .where("created_at", ">", iso(new Date(now - DAY_MS)))
+    .executeTakeFirstOrThrow();
+  const message =
+    Number(used.images) >= BODY_IMAGES_PER_DAY
+      ? contentMessages.bodyImagesPerDay
+      : Number(used.bytes ?? 0) >= BODY_IMAGE_BYTES_PER_DAY
+        ? contentMessages.bodyImageBytesPerDay
+        : undefined;
+  if (message === undefined || used.oldest === null) return;
+  const retryAfter = Math.max(1, Math.ceil((Date.parse(used.oldest) + DAY_MS - now) / 1000));
+  throw tooManyAttempts(message, retryAfter);
 }
 
 /** Keys a body could name: `images/<id>/` anywhere in it (the renderer decides what is an image). */

@@ -13,6 +13,8 @@ import type { RenderAnswer, RenderJob } from "./render-worker.js";
  * the body is refused (400). The cost is the render thread's, never the one that answers requests.
  */
 export const RENDER_BUDGET_MS = 750;
+/** A render thread left unused this long is stopped (~25 MB); the next write starts another. */
+const RENDER_THREAD_IDLE_MS = 60_000;
 /** Writers waiting for the render thread; past this many, a save answers 503 at once. */
 const RENDERS_WAITING_MAX = 32;
 
@@ -27,17 +29,24 @@ class OverBudget extends Error {
 }
 
 /**
+ * The render thread's heap: a body of 20,000 characters renders in a few MB, and a small young
+ * generation keeps the thread's share of the process's memory small (V8's default lets it grow
+ * by tens of MB between collections).
+ */
+const RENDER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 };
+
+/**
  * The worker's entry beside this module: the build's JavaScript, or (in tests and `npm run dev`,
  * which run the TypeScript sources) the TypeScript file loaded through tsx, a dev dependency.
  */
 function startWorker() {
   const fromSources = import.meta.url.endsWith(".ts");
   const entry = new URL(`./render-worker.${fromSources ? "ts" : "js"}`, import.meta.url);
-  if (!fromSources) return new Worker(entry);
+  if (!fromSources) return new Worker(entry, { resourceLimits: RENDER_THREAD_LIMITS });
   const load = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(
     entry.href,
   )}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(load, { eval: true });
+  return new Worker(load, { eval: true, resourceLimits: RENDER_THREAD_LIMITS });
 }
 
 /** One worker, started at the first render and again after it was stopped or died. */
@@ -125,9 +134,21 @@ export interface RenderThread {
 /** A render thread of the host's, its worker started at the first render. */
 export function renderThread(): RenderThread {
   let thread: Thread | undefined;
+  let idle: NodeJS.Timeout | undefined;
   const running = () => {
+    clearTimeout(idle);
     if (!thread || thread.stopped) thread = startThread();
     return thread;
+  };
+  // Writing comes in bursts: a thread nobody has asked for a while gives its memory back.
+  const stopWhenIdle = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      const current = thread;
+      thread = undefined;
+      void current?.worker.terminate();
+    }, RENDER_THREAD_IDLE_MS);
+    idle.unref();
   };
   // One render at a time: the thread renders one after another anyway, and a render's budget
   // must count its own time, not its wait.
@@ -141,6 +162,8 @@ export function renderThread(): RenderThread {
         } catch (error) {
           if (!(error instanceof OverBudget)) throw error;
           return await renderOn(running(), { source, options, highlight: false });
+        } finally {
+          stopWhenIdle();
         }
       })
       .catch((error: unknown) => {
@@ -159,6 +182,7 @@ export function renderThread(): RenderThread {
   return {
     render,
     async close() {
+      clearTimeout(idle);
       const current = thread;
       thread = undefined;
       await current?.worker.terminate();

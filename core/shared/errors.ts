@@ -25,7 +25,12 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
+/** Marks a DomainError whichever copy of this module made it (below). */
+const DOMAIN_ERROR = Symbol.for("blog-platform.DomainError");
+
 export class DomainError extends Error {
+  readonly [DOMAIN_ERROR] = true;
+
   constructor(
     readonly kind: ErrorKind,
     message: string,
@@ -33,6 +38,16 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = "DomainError";
+  }
+
+  /**
+   * The site's build carries a copy of core/ of its own, and a refusal may come from the host's
+   * (a Markdown body refused on the host's render thread, read by a page's action): any DomainError
+   * is one, whichever copy made it. Subclasses are checked as usual.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== DomainError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === "object" && value !== null && DOMAIN_ERROR in value;
   }
 }
 
@@ -51,10 +66,13 @@ export const unsupported = (message = "Unsupported File Format") =>
   new DomainError("unsupported", message);
 export const unavailable = (message: string) => new DomainError("unavailable", message);
 
-/** The same refusal naming the form field it is about (when it names none yet). */
+/**
+ * The same refusal naming the form field it is about (when it names none yet). A refusal that ends
+ * by itself is about the account, not the field, and keeps its Retry-After.
+ */
 export function namingField(field: string) {
   return (error: unknown): never => {
-    if (error instanceof DomainError && !error.errors) {
+    if (error instanceof DomainError && !error.errors && !(error instanceof TooManyAttempts)) {
       throw new DomainError(error.kind, error.message, { [field]: error.message });
     }
     throw error;

@@ -6,6 +6,9 @@ export class NoFreeTurn extends Error {
   }
 }
 
+/** Runs a part of the work in a slot with the slot given back until the part is done. */
+export type Aside = <T>(part: () => Promise<T>) => Promise<T>;
+
 /**
  * At most `count` pieces of heavy work at a time; the rest wait their turn, first come first
  * served. The work here is CPU-bound (a page render, a whole list compressed, an image decoded): on
@@ -77,11 +80,22 @@ export function workSlots(count: number, options: { maxWaiting?: number } = {}) 
     };
   }
 
-  /** Runs `work` in a slot, freed however the work ends. */
-  async function run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const release = await acquire(signal);
+  /**
+   * Runs `work` in a slot, freed however the work ends. A part of the work that waits on something
+   * else, `aside(part)` (one at a time), gives the slot back meanwhile and takes its turn again after.
+   */
+  async function run<T>(work: (aside: Aside) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    let release = await acquire(signal);
+    const aside: Aside = async (part) => {
+      release();
+      try {
+        return await part();
+      } finally {
+        release = await acquire(signal);
+      }
+    };
     try {
-      return await work();
+      return await work(aside);
     } finally {
       release();
     }

@@ -10,6 +10,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 export interface CachedPage {
   /** The content version the render started under. */
   version: string;
+  /** 404 for the page every unknown address shares (`NOT_FOUND_ADDRESS`); 200 when absent. */
+  status?: number;
   storedAt: number;
   contentType: string;
   body: Buffer;
@@ -150,10 +152,15 @@ export function sendShared(
   page: CachedPage,
   headers: Record<string, string>,
 ) {
-  void reply.headers(headers).header("etag", page.etag);
+  void reply.headers(headers);
   if (page.csp) void reply.header("content-security-policy", page.csp);
-  if (matchesEtag(request.headers["if-none-match"], page.etag)) return reply.status(304).send();
-  void reply.status(200).type(page.contentType);
+  const status = page.status ?? 200;
+  // Validators are a found page's: a 404 is sent whole (RFC 9110 13.2.1).
+  if (status === 200) {
+    void reply.header("etag", page.etag);
+    if (matchesEtag(request.headers["if-none-match"], page.etag)) return reply.status(304).send();
+  }
+  void reply.status(status).type(page.contentType);
   const encoding = preferredEncoding(request.headers["accept-encoding"]);
   if (!encoding) return reply.send(page.body);
   return reply.header("content-encoding", encoding).send(cache.encode(key, page, encoding));
@@ -230,6 +237,14 @@ const SHARED_PAGES: readonly { path: RegExp; reads: readonly string[] }[] = [
     reads: [],
   },
 ];
+
+/**
+ * What every address no route knows (only the catch-all matches it) is made and kept under: one
+ * "Page Not Found" render per content version and theme, however many addresses are asked for.
+ * The page does not show the address asked, so one render serves them all; made from this address,
+ * it could not show another's.
+ */
+export const NOT_FOUND_ADDRESS = "/404";
 
 /** Whether a shared address is a search's, kept apart from the pages (decision 015). */
 export const isSearchAddress = (address: string) => /^\/search(?:\.data)?(?:\?|$)/.test(address);

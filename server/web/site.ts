@@ -5,7 +5,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { createRequestHandler, type ServerBuild } from "react-router";
+import {
+  createRequestHandler,
+  matchRoutes,
+  type RouteObject,
+  type ServerBuild,
+} from "react-router";
 import type { SiteInfo, Viewer } from "../../app/context.js";
 import { findSessionUser } from "../../core/auth/sessions.js";
 import type { CoreDeps } from "../../core/deps.js";
@@ -24,6 +29,7 @@ import {
   inlineScriptHashes,
   sendShared,
   isSearchAddress,
+  NOT_FOUND_ADDRESS,
   sharedPageAddress,
   type CachedPage,
   type PageCache,
@@ -136,6 +142,31 @@ function mayShare(request: FastifyRequest, sessionCookie: string) {
 const themeOfRequest = (request: FastifyRequest) =>
   themeOf(readCookie(request.headers.cookie, THEME_COOKIE));
 
+/** The build's routes as the tree React Router matches addresses against. */
+function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObject[] {
+  return Object.values(routes).flatMap((route): RouteObject[] => {
+    if (!route || route.parentId !== parentId) return [];
+    const { id, path, caseSensitive } = route;
+    return route.index
+      ? [{ id, path, caseSensitive, index: true }]
+      : [{ id, path, caseSensitive, children: routeTree(routes, id) }];
+  });
+}
+
+/**
+ * Whether only the catch-all route (app/routes/not-found.tsx) knows a page's path: its answer is
+ * the one "Page Not Found" page, whatever the path. React Router's own requests are no page: a data
+ * request (`.data`) and the route manifest the browser asks for as it navigates.
+ */
+function unknownPaths(build: ServerBuild) {
+  const tree = routeTree(build.routes);
+  const { manifestPath } = build.routeDiscovery;
+  return (pathname: string) =>
+    !pathname.endsWith(".data") &&
+    pathname !== manifestPath &&
+    matchRoutes(tree, pathname)?.at(-1)?.route.id === "routes/not-found";
+}
+
 /**
  * The API's limits, by name, for the page actions to apply (`context.limit("login")`): the same
  * numbers and the same count per address, so a form and its API route spend one allowance. Actions
@@ -174,6 +205,9 @@ export async function registerWebSite(
     contentVersion: ContentVersion;
     siteSettings: SiteSettingsReader;
   },
+  options: {
+    renderSlots?: number | undefined;
+  } = {},
 ): Promise<RenderPage | undefined> {
   const buildFile = path.join(root, "build", "server", "index.js");
   if (!existsSync(buildFile)) {
@@ -182,6 +216,7 @@ export async function registerWebSite(
   }
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   const handle = createRequestHandler(build, "production");
+  const isUnknownPath = unknownPaths(build);
   const siteOrigin = new URL(config.publicUrl).origin;
   const imageOrigins = imageOriginsOf(config);
 
@@ -200,12 +235,13 @@ export async function registerWebSite(
   const secureCookies = siteOrigin.startsWith("https:");
   const sessionCookie = sessionCookieName(secureCookies);
   const { contentVersion } = shared;
-  const rendering = workSlots(Math.max(2, availableParallelism() * 2));
+  const rendering = workSlots(options.renderSlots ?? Math.max(2, availableParallelism() * 2));
 
   const renderPage: RenderPage = async (request, reply) => {
     const asked = new URL(request.url, siteOrigin);
     const address = mayShare(request, sessionCookie)
-      ? sharedPageAddress(asked.pathname, asked.search)
+      ? (sharedPageAddress(asked.pathname, asked.search) ??
+        (isUnknownPath(asked.pathname) ? NOT_FOUND_ADDRESS : undefined))
       : undefined;
     // A shared page is made from its address alone (cache on or off), so it shows exactly what it
     // is kept under.
@@ -222,7 +258,8 @@ export async function registerWebSite(
     if (cached) return sendShared(request, reply, cache, key, cached, SHARED_PAGE_HEADERS);
     const made = cache.startMaking(key, version);
     try {
-      return await renderFresh(request, reply, url, { key, version, cache });
+      const status = address === NOT_FOUND_ADDRESS ? 404 : 200;
+      return await renderFresh(request, reply, url, { key, version, cache, status });
     } finally {
       made();
     }
@@ -232,8 +269,11 @@ export async function registerWebSite(
     request: FastifyRequest,
     reply: FastifyReply,
     url: URL,
-    /** Where to keep the answer when it may be shared: its address, content version and cache. */
-    keep: { key: string; version: string; cache: PageCache } | undefined,
+    /**
+     * Where to keep the answer when it may be shared: its address, content version and cache, and
+     * the status it is kept with (any other, a 500, is not kept).
+     */
+    keep: { key: string; version: string; cache: PageCache; status: number } | undefined,
   ) => {
     const cspNonce = randomBytes(16).toString("base64");
     const controller = new AbortController();
@@ -244,7 +284,7 @@ export async function registerWebSite(
     });
     const viewer = await viewerOf(deps, request, secureCookies);
     const site: SiteInfo = { ...(await shared.siteSettings()), publicUrl: config.publicUrl };
-    const { response, body } = await rendering.run(async () => {
+    const { response, body } = await rendering.run(async (aside) => {
       const answer = await handle(toWebRequest(request, url, controller.signal), {
         deps,
         site,
@@ -253,6 +293,7 @@ export async function registerWebSite(
         cspNonce,
         theme: themeOfRequest(request),
         limit: (name) => (limited ? limited(request, name) : Promise.resolve(undefined)),
+        outsideRenderSlot: aside,
       });
       return { response: answer, body: Buffer.from(await answer.arrayBuffer()) };
     });
@@ -262,12 +303,13 @@ export async function registerWebSite(
     if (
       keep !== undefined &&
       viewer === undefined &&
-      response.status === 200 &&
+      response.status === keep.status &&
       !response.headers.has("set-cookie") &&
       !response.headers.has("cache-control")
     ) {
       const page: CachedPage = {
         version: keep.version,
+        status: keep.status,
         storedAt: Date.now(),
         contentType,
         body,

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { stat } from "node:fs/promises";
+import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepOrphanUploads, sweepUnusedBodyImages } from "../../core/media/sweep.js";
@@ -176,6 +178,122 @@ describe("POST /api/posts/images", () => {
     const reply = await upload(admin, await pngImage(2400, 1000));
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({ width: 1200, height: 500 });
+  });
+});
+
+describe("POST /api/posts/images within an account's day", () => {
+  const HOUR = 60 * 60 * 1000;
+  const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
+
+  /** Rows as if `user` had uploaded these images (no files: only the quota reads them). */
+  async function seedUploads(user: TestUser, uploads: { hoursAgo: number; bytes: number }[]) {
+    const keys = uploads.map(() => `images/${randomUUID()}`);
+    await server.app.deps.db
+      .insertInto("body_images")
+      .values(
+        uploads.map((made, i) => ({
+          image_key: keys[i] ?? "",
+          uploader_id: user.id,
+          post_id: null,
+          width: 8,
+          height: 8,
+          bytes: made.bytes,
+          created_at: hoursAgo(made.hoursAgo),
+          released_at: null,
+        })),
+      )
+      .execute();
+    return keys;
+  }
+  const forget = (keys: string[]) =>
+    server.app.deps.db.deleteFrom("body_images").where("image_key", "in", keys).execute();
+
+  async function expectOverQuota(user: TestUser, message: string, retryAfterHours: number) {
+    const [files, rows] = [await uploadedFiles(server), await bodyImageRows()];
+    const reply = await upload(user, await pngImage());
+    expect(reply.status, reply.text).toBe(429);
+    expect(reply.body).toEqual({ message });
+    const retryAfter = Number(reply.headers.get("retry-after"));
+    expect(Math.abs(retryAfter - retryAfterHours * 3600)).toBeLessThan(60);
+    expect(await uploadedFiles(server)).toEqual(files);
+    expect(await bodyImageRows()).toEqual(rows);
+  }
+
+  it("counts what each upload stored, every width", async () => {
+    const reply = await upload(writer, await pngImage(1600, 900));
+    expect(reply.status, reply.text).toBe(201);
+    const row = (await bodyImageRows()).find((image) => reply.body.url.includes(image.image_key));
+    const root = path.join(server.dataDir, "uploads");
+    const sizes = await Promise.all(
+      (await filesOfImage(server, reply.body.url)).map(
+        async (file) => (await stat(path.join(root, file))).size,
+      ),
+    );
+    expect(row?.bytes).toBe(sizes.reduce((sum, size) => sum + size, 0));
+  });
+
+  it("refuses a member's 201st image in 24 hours with 429 naming the limit, until the first is a day old", async () => {
+    const member = await buildUser(server, api);
+    const keys = await seedUploads(member, [
+      { hoursAgo: 20, bytes: 1000 },
+      ...Array.from({ length: 199 }, () => ({ hoursAgo: 1, bytes: 1000 })),
+    ]);
+    try {
+      await expectOverQuota(
+        member,
+        "You can upload at most 200 images a day, please try again later",
+        4,
+      );
+      // Others upload as before.
+      expect((await upload(writer, await pngImage())).status).toBe(201);
+      // A day after the first, there is room for one more.
+      await server.app.deps.db
+        .updateTable("body_images")
+        .set({ created_at: hoursAgo(25) })
+        .where("image_key", "=", keys[0] ?? "")
+        .execute();
+      const next = await upload(member, await pngImage());
+      expect(next.status, next.text).toBe(201);
+      await expectOverQuota(
+        member,
+        "You can upload at most 200 images a day, please try again later",
+        23,
+      );
+    } finally {
+      await forget(keys);
+    }
+  });
+
+  it("refuses a member past 200 MB stored in 24 hours with 429 naming the limit", async () => {
+    const member = await buildUser(server, api);
+    const keys = await seedUploads(member, [
+      { hoursAgo: 30, bytes: 150_000_000 },
+      { hoursAgo: 10, bytes: 120_000_000 },
+    ]);
+    try {
+      expect((await upload(member, await pngImage())).status).toBe(201);
+      keys.push(...(await seedUploads(member, [{ hoursAgo: 2, bytes: 80_000_000 }])));
+      await expectOverQuota(
+        member,
+        "You can upload at most 200 MB of images a day, please try again later",
+        14,
+      );
+    } finally {
+      await forget(keys);
+    }
+  });
+
+  it("does not count an admin's uploads (the site's own pictures)", async () => {
+    const keys = await seedUploads(
+      admin,
+      Array.from({ length: 200 }, () => ({ hoursAgo: 1, bytes: 1_000_000 })),
+    );
+    try {
+      const reply = await upload(admin, await pngImage());
+      expect(reply.status, reply.text).toBe(201);
+    } finally {
+      await forget(keys);
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
@@ -499,6 +500,38 @@ describe("the image route", () => {
     const image = (await uploaded.json()) as { url: string; width: number; height: number };
     expect(image.url.startsWith(`${server.config.publicUrl}/uploads/`)).toBe(true);
     expect([image.width, image.height]).toEqual([90, 40]);
+  });
+
+  it("refuses an account past its day's images with the API's 429, naming the limit", async () => {
+    const member = await buildUser(server, api);
+    // As if the member had uploaded 200 images in the last hour.
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    await server.app.deps.db
+      .insertInto("body_images")
+      .values(
+        Array.from({ length: 200 }, () => ({
+          image_key: `images/${randomUUID()}`,
+          uploader_id: member.id,
+          post_id: null,
+          width: 8,
+          height: 8,
+          bytes: 1000,
+          created_at: hourAgo,
+          released_at: null,
+        })),
+      )
+      .execute();
+    const form = new FormData();
+    form.set("image", new Blob([new Uint8Array(await pngImage())]), "one-more.png");
+    const refused = await fetch(`${server.url}/posts/images`, {
+      method: "POST",
+      headers: { origin: server.config.publicUrl, ...as(member) },
+      body: form,
+    });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      message: "You can upload at most 200 images a day, please try again later",
+    });
   });
 });
 

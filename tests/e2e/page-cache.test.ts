@@ -195,6 +195,38 @@ describe("shared renders of anonymous pages", () => {
     expect(after.html).toContain("2 posts found");
   });
 
+  it("are one render for every address no page has, a 404 kept per content version", async () => {
+    const unknown = () => `/no/such/page-${Math.random().toString(36).slice(2)}`;
+    const first = await pageQueries(unknown());
+    expect(first.response.status).toBe(404);
+    expect(first.html).toContain("Page Not Found");
+    expect(first.ran).toBeGreaterThan(0);
+    expect(first.response.headers.get("content-security-policy")).toContain("'sha256-");
+    for (let n = 0; n < 50; n += 1) {
+      const path = n % 2 === 0 ? unknown() : `${unknown()}?n=${String(n)}`;
+      const { response, html, ran } = await pageQueries(path);
+      expect([response.status, ran], path).toEqual([404, 0]);
+      expect(html).toBe(first.html);
+      // A 404 has no validator to answer 304 with.
+      expect(response.headers.get("etag")).toBeNull();
+    }
+    expect(first.html).not.toContain("no/such");
+    // Each theme is one render of its own; a signed-in visitor's page is theirs.
+    const dark = await pageQueries(unknown(), { cookie: "theme=dark" });
+    expect([dark.response.status, dark.ran > 0]).toEqual([404, true]);
+    expect((await pageQueries(unknown(), { cookie: "theme=dark" })).ran).toBe(0);
+    const mine = await pageQueries(unknown(), signedIn(reader));
+    expect([mine.response.status, mine.ran > 0]).toEqual([404, true]);
+    expect(mine.html).toContain(reader.username);
+    // A change of content (the header lists the categories) makes it once more.
+    await newPost("Moves the version on");
+    expect((await pageQueries(unknown())).ran).toBeGreaterThan(0);
+    expect((await pageQueries(unknown())).ran).toBe(0);
+    // An address some page has keeps its own 404, made for it.
+    const gone = await pageQueries("/posts/details/no-such-post");
+    expect([gone.response.status, gone.ran > 0]).toEqual([404, true]);
+  });
+
   it("outlive the writes that change nothing: a visitor's sign-out, a failed sign-in", async () => {
     const first = await page("/");
     const etag = first.response.headers.get("etag");
@@ -251,6 +283,34 @@ describe("shared renders and the reader's theme (decision 014)", () => {
 
     const system = await postForm(server, "/theme", "theme=system&returnTo=%2F");
     expect(system.headers.get("set-cookie")).toMatch(/^theme=; .*Max-Age=0/);
+  });
+
+  it("the switch and the other forms come back to an address in any script, never with a 500", async () => {
+    const back = async (path: string, body: string, headers: Record<string, string> = {}) => {
+      const answer = await postForm(server, path, body, headers);
+      expect(answer.status, `${path} ${body}`).toBe(302);
+      return answer.headers.get("location");
+    };
+    const returnTo = (path: string) => `returnTo=${encodeURIComponent(path)}`;
+    expect(await back("/theme", `theme=dark&${returnTo("/search?q=日本語")}`)).toBe(
+      "/search?q=%E6%97%A5%E6%9C%AC%E8%AA%9E",
+    );
+    expect(await back("/theme", `theme=dark&${returnTo("/café 😀")}`)).toBe(
+      "/caf%C3%A9%20%F0%9F%98%80",
+    );
+    // A Referer with bytes past ASCII (as a header carries them).
+    const referer = `${server.config.publicUrl}/caf\u00e9`;
+    expect(await back("/theme", "theme=dark", { referer })).toBe("/caf%C3%A9");
+    // The forms signed-in readers send from any page.
+    for (const path of ["/bookmark", "/follow", "/report"]) {
+      expect(await back(path, returnTo("/ありがとう"), signedIn(reader))).toBe(
+        "/%E3%81%82%E3%82%8A%E3%81%8C%E3%81%A8%E3%81%86",
+      );
+    }
+    const signIn = `email=${encodeURIComponent(reader.email)}&password=${encodeURIComponent(reader.password)}`;
+    expect(await back("/login", `${signIn}&next=${encodeURIComponent("/Ωmega")}`)).toBe(
+      "/%CE%A9mega",
+    );
   });
 
   it("are kept per theme: a reader's choice reaches no one else, and each theme is one render", async () => {

@@ -16,7 +16,10 @@ import { freePort, freshPostgres } from "../support/test-server.js";
 // Decompression bombs that pass a cap on pixels, and the heaviest images the caps still admit,
 // eight at once against the server as a process of its own, so its memory is its own.
 
-const PEAK_LIMIT_MB = 400;
+// The server runs from the sources here, and its Markdown render thread (started by the posts
+// written below) then holds ~45 MB, loaded through tsx (~23 MB from the build): 50 MB over the
+// 400 MB the images were held to before it.
+const PEAK_LIMIT_MB = 450;
 /** How long /livez and a stored file may take to answer while the images are worked on. */
 const ANSWER_WITHIN_MS = 1500;
 

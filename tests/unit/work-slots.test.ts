@@ -22,6 +22,30 @@ describe("workSlots", () => {
     expect(started).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it("gives the slot back while a part of a task runs aside, and takes its turn again after", async () => {
+    const { run } = workSlots(1);
+    const order: string[] = [];
+    let partDone: (() => void) | undefined;
+    const part = new Promise<void>((resolve) => {
+      partDone = resolve;
+    });
+    const first = run(async (aside) => {
+      await aside(() => part);
+      order.push("first, after its part");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The slot is free while the part waits: other work runs meanwhile.
+    await run(() => Promise.resolve(order.push("second")));
+    const third = run(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      order.push("third");
+    });
+    partDone?.();
+    await Promise.all([first, third]);
+    // Back in line behind the work that took the slot meanwhile.
+    expect(order).toEqual(["second", "third", "first, after its part"]);
+  });
+
   it("frees the slot of a task that fails", async () => {
     const { run } = workSlots(1);
     await expect(run(() => Promise.reject(new Error("render failed")))).rejects.toThrow();

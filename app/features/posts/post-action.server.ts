@@ -84,7 +84,9 @@ export async function postAction(request: Request, context: AppLoadContext, post
         await changePostStatus(deps, actor, postId, { status: "draft" });
         return {};
       case "post-image":
-        await replacePostImage(deps, actor, postId, image, request.signal);
+        await context.outsideRenderSlot(() =>
+          replacePostImage(deps, actor, postId, image, request.signal),
+        );
         return {};
       case "delete-post":
         return deletePost(deps, actor, postId);

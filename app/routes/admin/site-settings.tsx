@@ -40,7 +40,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (tooMany) return tooMany;
   const { fields, image } = await imageForm(request);
   const result = await attempt(() =>
-    updateSiteSettings(context.deps, actor, fields, image, request.signal),
+    context.outsideRenderSlot(() =>
+      updateSiteSettings(context.deps, actor, fields, image, request.signal),
+    ),
   );
   // Saved: a fresh page, whose header and footer already show the new values (without JavaScript
   // too). Refused: the form again with what was typed and why.

@@ -6,7 +6,9 @@ import {
   PostUpdateSchema,
 } from "../../../contract/content.js";
 import {
+  BODY_IMAGE_BYTES_PER_DAY,
   BODY_IMAGE_MAX_BYTES,
+  BODY_IMAGES_PER_DAY,
   IMAGE_CREATE_MAX_BYTES,
   IMAGE_REPLACE_MAX_BYTES,
 } from "../../../contract/limits.js";
@@ -68,7 +70,13 @@ export const postDocs = {
     access: "signed-in",
     form: imageForm(BODY_IMAGE_MAX_BYTES),
     response: { status: 201, description: "The stored image", schema: BodyImageSchema },
-    errors: { 503: "Too many images are being processed: try again in a moment" },
+    errors: {
+      429:
+        "Too many requests from this address, or the account's images of the last 24 hours " +
+        `reached ${String(BODY_IMAGES_PER_DAY)} or ${String(BODY_IMAGE_BYTES_PER_DAY / 1_000_000)} MB ` +
+        "(admins are not counted); Retry-After says when there is room again",
+      503: "Too many images are being processed: try again in a moment",
+    },
   },
   update: {
     summary: "Edit a post",
