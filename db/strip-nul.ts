@@ -10,20 +10,21 @@ import {
   type ValueNode,
 } from "kysely";
 
-const clean = (value: unknown) =>
+/** A value without U+0000, if it is a string (see `StripNulPlugin`). */
+export const withoutNul = <T>(value: T) =>
   typeof value === "string" && value.includes("\u0000") ? value.replaceAll("\u0000", "") : value;
 
 class NulStripper extends OperationNodeTransformer {
   protected override transformValue(node: ValueNode): ValueNode {
-    const value = clean(node.value);
+    const value = withoutNul(node.value);
     return value === node.value ? node : { ...node, value };
   }
 
   protected override transformPrimitiveValueList(
     node: PrimitiveValueListNode,
   ): PrimitiveValueListNode {
-    return node.values.some((value) => clean(value) !== value)
-      ? { ...node, values: node.values.map(clean) }
+    return node.values.some((value) => withoutNul(value) !== value)
+      ? { ...node, values: node.values.map(withoutNul) }
       : node;
   }
 }

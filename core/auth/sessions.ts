@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database, UsersTable } from "../../db/schema.js";
 import { addMs, DAY_MS, iso } from "../shared/clock.js";
 import { newId } from "../shared/ids.js";
@@ -28,6 +29,9 @@ export async function createSession(db: Kysely<Database>, userId: string, now: D
   return token;
 }
 
+/** Read on every signed-in request. */
+const sessionUser = compiledOnce<Database>();
+
 /**
  * The live session behind a bearer token, with its user read fresh (the admin flag included). A
  * suspended account has none: suspending ends its sessions, and this holds against any that raced.
@@ -37,15 +41,17 @@ export async function findSessionUser(
   token: string,
   now: Date,
 ): Promise<SessionUser | undefined> {
-  const row = await db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .selectAll("users")
-    .select(["sessions.id as session_id", "sessions.created_at as signed_in_at"])
-    .where("sessions.token_hash", "=", hashToken(token))
-    .where("sessions.expires_at", ">", iso(now))
-    .where("users.suspended_at", "is", null)
-    .executeTakeFirst();
+  const tokenHash = hashToken(token);
+  const [row] = await sessionUser(db, { parameters: [tokenHash, iso(now)] }, () =>
+    db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .selectAll("users")
+      .select(["sessions.id as session_id", "sessions.created_at as signed_in_at"])
+      .where("sessions.token_hash", "=", tokenHash)
+      .where("sessions.expires_at", ">", iso(now))
+      .where("users.suspended_at", "is", null),
+  );
   if (!row) return undefined;
   const { session_id: sessionId, signed_in_at: signedInAt, ...user } = row;
   return { sessionId, signedInAt, user };

@@ -1,3 +1,5 @@
+import { compiledOnce } from "../../db/compiled-once.js";
+import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { followRow } from "../follows/follows-service.js";
 import { postMessages } from "../posts/posts-service.js";
@@ -80,6 +82,9 @@ export async function countBookmarks(deps: Pick<CoreDeps, "db">, actor: Actor) {
   return Number(row.n);
 }
 
+/** Read on every signed-in page of posts, compiled once per count of posts. */
+const savedOfPosts = compiledOnce<Database>();
+
 /** Which of `postIds` the viewer has saved (the cards' and the post page's saved state). */
 export async function savedAmong(
   deps: Pick<CoreDeps, "db">,
@@ -87,14 +92,18 @@ export async function savedAmong(
   postIds: string[],
 ) {
   if (!viewer || postIds.length === 0) return [];
-  const rows = await deps.db
-    .selectFrom("bookmarks")
-    .select("post_id")
-    .where("user_id", "=", viewer.id)
-    .where("post_id", "in", postIds)
-    .execute();
+  const bound = { shape: String(postIds.length), parameters: [viewer.id, ...postIds] };
+  const rows = await savedOfPosts(deps.db, bound, () =>
+    deps.db
+      .selectFrom("bookmarks")
+      .select("post_id")
+      .where("user_id", "=", viewer.id)
+      .where("post_id", "in", postIds),
+  );
   return rows.map((row) => row.post_id);
 }
+
+const readerState = compiledOnce<Database>();
 
 /**
  * A signed-in reader's state on a post page, in one statement: whether they saved the post and
@@ -105,8 +114,9 @@ export async function readerStateOfPost(
   viewer: Actor,
   post: { id: string; authorId: string },
 ) {
-  const row = await deps.db
-    .selectNoFrom((eb) => [
+  const bound = { parameters: [viewer.id, post.id, viewer.id, post.authorId] };
+  const [row] = await readerState(deps.db, bound, () =>
+    deps.db.selectNoFrom((eb) => [
       eb
         .exists(
           deps.db
@@ -117,8 +127,8 @@ export async function readerStateOfPost(
         )
         .as("saved"),
       eb.exists(followRow(deps.db, viewer.id, post.authorId)).as("following"),
-    ])
-    .executeTakeFirstOrThrow();
+    ]),
+  );
   // SQLite answers 1/0, PostgreSQL true/false.
-  return { saved: Boolean(row.saved), following: Boolean(row.following) };
+  return { saved: Boolean(row?.saved), following: Boolean(row?.following) };
 }

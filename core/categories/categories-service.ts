@@ -1,5 +1,6 @@
 import { CategoryCreateSchema } from "../../contract/content.js";
-import type { CategoriesTable } from "../../db/schema.js";
+import { compiledOnce } from "../../db/compiled-once.js";
+import type { CategoriesTable, Database } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { iso } from "../shared/clock.js";
@@ -24,18 +25,24 @@ export const presentCategory = (row: CategoriesTable) => ({
   createdAt: row.created_at,
 });
 
+/** Every page's header lists them. */
+const allCategories = compiledOnce<Database>();
+const categoryByTitle = compiledOnce<Database>();
+
 export async function listCategories(deps: Pick<CoreDeps, "db">) {
-  const rows = await deps.db.selectFrom("categories").selectAll().orderBy("title_key").execute();
+  const rows = await allCategories(deps.db, { parameters: [] }, () =>
+    deps.db.selectFrom("categories").selectAll().orderBy("title_key"),
+  );
   return rows.map(presentCategory);
 }
 
 /** The category a post may be filed under, found regardless of case. */
-export function findCategoryByTitle(deps: Pick<CoreDeps, "db">, title: string) {
-  return deps.db
-    .selectFrom("categories")
-    .selectAll()
-    .where("title_key", "=", titleKeyOf(title))
-    .executeTakeFirst();
+export async function findCategoryByTitle(deps: Pick<CoreDeps, "db">, title: string) {
+  const titleKey = titleKeyOf(title);
+  const [row] = await categoryByTitle(deps.db, { parameters: [titleKey] }, () =>
+    deps.db.selectFrom("categories").selectAll().where("title_key", "=", titleKey),
+  );
+  return row;
 }
 
 export async function createCategory(deps: CoreDeps, actor: Actor, body: unknown) {

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { readingMessages } from "../../contract/reading.js";
+import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { notify, withdrawNotification } from "../notifications/notifications-service.js";
@@ -32,36 +33,42 @@ async function countFollowers(db: Kysely<Database>, userId: string) {
   return Number(row.n);
 }
 
+const followCounts = compiledOnce<Database>();
+
 /** A profile's follower and following counts, and whether the viewer (if any) follows it. */
 export async function followFacts(
   deps: Pick<CoreDeps, "db">,
   viewer: Actor | undefined,
   userId: string,
 ) {
-  const counts = await deps.db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom("follows")
-        .select(eb.fn.countAll<number | string>().as("n"))
-        .where("followee_id", "=", userId)
-        .as("followers"),
-      eb
-        .selectFrom("follows")
-        .select(eb.fn.countAll<number | string>().as("n"))
-        .where("follower_id", "=", userId)
-        .as("following"),
-      eb
-        .selectFrom("follows")
-        .select(eb.fn.countAll<number | string>().as("n"))
-        .where("follower_id", "=", viewer?.id ?? "")
-        .where("followee_id", "=", userId)
-        .as("followed"),
-    ])
-    .executeTakeFirstOrThrow();
+  const viewerId = viewer?.id ?? "";
+  const [counts] = await followCounts(
+    deps.db,
+    { parameters: [userId, userId, viewerId, userId] },
+    () =>
+      deps.db.selectNoFrom((eb) => [
+        eb
+          .selectFrom("follows")
+          .select(eb.fn.countAll<number | string>().as("n"))
+          .where("followee_id", "=", userId)
+          .as("followers"),
+        eb
+          .selectFrom("follows")
+          .select(eb.fn.countAll<number | string>().as("n"))
+          .where("follower_id", "=", userId)
+          .as("following"),
+        eb
+          .selectFrom("follows")
+          .select(eb.fn.countAll<number | string>().as("n"))
+          .where("follower_id", "=", viewerId)
+          .where("followee_id", "=", userId)
+          .as("followed"),
+      ]),
+  );
   return {
-    followersCount: Number(counts.followers ?? 0),
-    followingCount: Number(counts.following ?? 0),
-    ...(viewer ? { followedByYou: Number(counts.followed ?? 0) > 0 } : {}),
+    followersCount: Number(counts?.followers ?? 0),
+    followingCount: Number(counts?.following ?? 0),
+    ...(viewer ? { followedByYou: Number(counts?.followed ?? 0) > 0 } : {}),
   };
 }
 

@@ -66,6 +66,28 @@ export interface PostFilter {
   status?: PostListStatus | undefined;
 }
 
+/**
+ * What a filter binds, in the order `postIdsOf` and `countPosts` bind it, and the shape it gives
+ * their SQL (its state, which also orders the list, and which conditions it has): the reads of
+ * the site's lists are compiled once per shape.
+ */
+function filterBinding(filter: PostFilter) {
+  const status = filter.status ?? "published";
+  const conditions = [
+    ["status", status === "any" ? undefined : status],
+    ["category", filter.category],
+    ["userId", filter.userId],
+    ["followedBy", filter.followedBy],
+  ] as const;
+  const bound = conditions.flatMap(([name, value]) =>
+    value === undefined ? [] : [{ name, value }],
+  );
+  return {
+    shape: [status, ...bound.map(({ name }) => name)].join(" "),
+    parameters: bound.map(({ value }) => value),
+  };
+}
+
 /** The ids of a filter's posts in its list's order, read from the list indexes alone. */
 function postIdsOf(deps: CoreDeps, filter: PostFilter) {
   const status = filter.status ?? "published";
@@ -79,6 +101,9 @@ function postIdsOf(deps: CoreDeps, filter: PostFilter) {
   return ids;
 }
 
+/** A page of a list: home, /posts, a category, a profile, the feed. */
+const postsPage = compiledOnce<Database>();
+
 export async function listPosts(
   deps: CoreDeps,
   filter: PostFilter,
@@ -86,21 +111,25 @@ export async function listPosts(
   pageSize?: number,
 ) {
   const status = filter.status ?? "published";
-  let query = orderedAs(selectPostSummaries(deps.db), status);
+  const ordered = () => orderedAs(selectPostSummaries(deps.db), status);
   if (pageNumber === undefined) {
+    let query = ordered();
     if (status !== "any") query = query.where("posts.status", "=", status);
     if (filter.category !== undefined) query = query.where("posts.category", "=", filter.category);
     if (filter.userId !== undefined) query = query.where("posts.user_id", "=", filter.userId);
     if (filter.followedBy !== undefined) {
       query = query.where("posts.user_id", "in", followeesOf(deps.db, filter.followedBy));
     }
-  } else {
-    // The page's ids first, from the index alone; only those rows get their author and counts.
-    // (With OFFSET on the full query, SQLite would compute the counts of every skipped row.)
-    const { limit, offset } = pageOf(pageNumber, pageSize);
-    query = query.where("posts.id", "in", postIdsOf(deps, filter).limit(limit).offset(offset));
+    const rows = await query.execute();
+    return rows.map((row) => presentPostSummary(deps, row));
   }
-  const rows = await query.execute();
+  // The page's ids first, from the index alone; only those rows get their author and counts.
+  // (With OFFSET on the full query, SQLite would compute the counts of every skipped row.)
+  const { limit, offset } = pageOf(pageNumber, pageSize);
+  const { shape, parameters } = filterBinding(filter);
+  const rows = await postsPage(deps.db, { shape, parameters: [...parameters, limit, offset] }, () =>
+    ordered().where("posts.id", "in", postIdsOf(deps, filter).limit(limit).offset(offset)),
+  );
   return rows.map((row) => presentPostSummary(deps, row));
 }
 
@@ -155,18 +184,24 @@ export function listPostStamps(deps: Pick<CoreDeps, "db">) {
   ).execute();
 }
 
+const postCount = compiledOnce<Database>();
+
 /** How many posts a filter's list has (published ones unless it says otherwise). */
 export async function countPosts(deps: CoreDeps, filter: PostFilter = {}) {
-  let query = deps.db.selectFrom("posts").select((eb) => eb.fn.countAll<number | string>().as("n"));
-  const status = filter.status ?? "published";
-  if (status !== "any") query = query.where("status", "=", status);
-  if (filter.category !== undefined) query = query.where("category", "=", filter.category);
-  if (filter.userId !== undefined) query = query.where("user_id", "=", filter.userId);
-  if (filter.followedBy !== undefined) {
-    query = query.where("user_id", "in", followeesOf(deps.db, filter.followedBy));
-  }
-  const row = await query.executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [row] = await postCount(deps.db, filterBinding(filter), () => {
+    let query = deps.db
+      .selectFrom("posts")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"));
+    const status = filter.status ?? "published";
+    if (status !== "any") query = query.where("status", "=", status);
+    if (filter.category !== undefined) query = query.where("category", "=", filter.category);
+    if (filter.userId !== undefined) query = query.where("user_id", "=", filter.userId);
+    if (filter.followedBy !== undefined) {
+      query = query.where("user_id", "in", followeesOf(deps.db, filter.followedBy));
+    }
+    return query;
+  });
+  return Number(row?.n ?? 0);
 }
 
 /** A post's row without its rendered HTML (the one column only its page needs), whoever asks. */
@@ -191,6 +226,11 @@ async function requirePost(deps: CoreDeps, viewer: Actor, id: string) {
   return post;
 }
 
+/** Read by every post page (its row and likers) and GET /api/posts/:id. */
+const postWithHtml = compiledOnce<Database>();
+const likersOfPost = compiledOnce<Database>();
+const commentsOfPost = compiledOnce<Database>();
+
 /**
  * A post with its likers and all its comments, oldest first (the API's shape); the post page asks
  * for none and reads a page of comment threads instead (core/comments/threads.ts).
@@ -201,27 +241,29 @@ export async function getPost(
   id: string,
   withComments = true,
 ) {
-  const row = isId(id)
-    ? await selectPostSummaries(deps.db)
-        .select("posts.html")
-        .where("posts.id", "=", id)
-        .executeTakeFirst()
-    : undefined;
+  const bound = { parameters: [id] };
+  const [row] = isId(id)
+    ? await postWithHtml(deps.db, bound, () =>
+        selectPostSummaries(deps.db).select("posts.html").where("posts.id", "=", id),
+      )
+    : [];
   if (!row || !canSeePost(viewer, row)) throw notFound(postMessages.notFound);
   const [likers, comments] = await Promise.all([
-    deps.db
-      .selectFrom("likes")
-      .innerJoin("users", "users.id", "likes.user_id")
-      .select(["users.id", "users.username", "users.photo_key"])
-      .where("likes.post_id", "=", id)
-      .orderBy("likes.created_at")
-      .execute(),
+    likersOfPost(deps.db, bound, () =>
+      deps.db
+        .selectFrom("likes")
+        .innerJoin("users", "users.id", "likes.user_id")
+        .select(["users.id", "users.username", "users.photo_key"])
+        .where("likes.post_id", "=", id)
+        .orderBy("likes.created_at"),
+    ),
     withComments
-      ? selectComments(deps.db)
-          .where("comments.post_id", "=", id)
-          .orderBy("comments.created_at")
-          .orderBy("comments.id")
-          .execute()
+      ? commentsOfPost(deps.db, bound, () =>
+          selectComments(deps.db)
+            .where("comments.post_id", "=", id)
+            .orderBy("comments.created_at")
+            .orderBy("comments.id"),
+        )
       : [],
   ]);
   return presentPostDetail(
@@ -529,10 +571,7 @@ export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
 }
 
 /** Posts by id with their plain text (search results), compiled once per count of ids. */
-const postsWithText = compiledOnce((db: Kysely<Database>, ids: readonly string[]) =>
-  // By primary key alone: with the status in the WHERE, SQLite would walk the status index.
-  selectPostSummaries(db).select("posts.body_text").where("posts.id", "in", ids),
-);
+const postsWithText = compiledOnce<Database>();
 
 /**
  * Published posts by id, in the order given (a search's ranking), each with its body's plain text;
@@ -540,7 +579,10 @@ const postsWithText = compiledOnce((db: Kysely<Database>, ids: readonly string[]
  */
 export async function listPublishedPostsWithText(deps: CoreDeps, ids: readonly string[]) {
   if (ids.length === 0) return [];
-  const rows = await postsWithText(deps.db, ids);
+  const rows = await postsWithText(deps.db, { shape: String(ids.length), parameters: ids }, () =>
+    // By primary key alone: with the status in the WHERE, SQLite would walk the status index.
+    selectPostSummaries(deps.db).select("posts.body_text").where("posts.id", "in", ids),
+  );
   const byId = new Map(
     rows.filter((row) => row.status === "published").map((row) => [row.id, row]),
   );

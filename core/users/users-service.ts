@@ -1,6 +1,7 @@
 import { PROFILE_PHOTO_MAX_BYTES } from "../../contract/limits.js";
 import { profileMessages, profileUpdateSchema } from "../../contract/users.js";
-import type { UsersTable } from "../../db/schema.js";
+import { compiledOnce } from "../../db/compiled-once.js";
+import type { Database, UsersTable } from "../../db/schema.js";
 import { countLoginAttempt } from "../auth/login-attempts.js";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
 import { revokeUserSessions } from "../auth/sessions.js";
@@ -36,9 +37,15 @@ export const userMessages = {
   deletedByAdmin: "User has been deleted",
 } as const;
 
+/** Read by a post page (its author box) and a profile. */
+const userById = compiledOnce<Database>();
+
 export async function findUser(deps: Pick<CoreDeps, "db">, id: string) {
   if (!isId(id)) return undefined;
-  return deps.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  const [user] = await userById(deps.db, { parameters: [id] }, () =>
+    deps.db.selectFrom("users").selectAll().where("id", "=", id),
+  );
+  return user;
 }
 
 async function requireUser(deps: CoreDeps, id: string) {
@@ -100,18 +107,22 @@ export async function getProfile(
   return { ...profile, ...(await followFacts(deps, actor, profile._id)) };
 }
 
+const siteOwner = compiledOnce<Database>();
+
 /**
  * The site owner shown on the home page (SPEC.md 1): the earliest admin account, without posts.
  */
 export async function getSiteOwner(deps: CoreDeps) {
-  const owner = await deps.db
-    .selectFrom("users")
-    .selectAll()
-    .where("is_admin", "=", 1)
-    .orderBy("created_at")
-    .orderBy("id")
-    .limit(1)
-    .executeTakeFirst();
+  // Binds its constants: is_admin = 1, limit 1.
+  const [owner] = await siteOwner(deps.db, { parameters: [1, 1] }, () =>
+    deps.db
+      .selectFrom("users")
+      .selectAll()
+      .where("is_admin", "=", 1)
+      .orderBy("created_at")
+      .orderBy("id")
+      .limit(1),
+  );
   return owner ? presentProfile(deps, owner, { withEmail: false, posts: [] }) : undefined;
 }
 
