@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { CoreDeps } from "../core/deps.js";
 import type { Actor } from "../core/users/policies.js";
 import type { Theme } from "./features/theme/theme.js";
@@ -44,11 +45,35 @@ export interface Viewer {
   user: { _id: string; username: string; profilePhoto: { url: string }; isAdmin: boolean };
 }
 
+/** An island recorded by a shell render: where it goes, and how to render it for a viewer. */
+export interface RecordedIsland {
+  /** The text standing in its place in the shell's HTML. */
+  marker: string;
+  /** The route whose viewer part it reads. */
+  route: string;
+  /** The island for a viewer's part of its route (the contexts it sat in included). */
+  render(viewerData: unknown): ReactNode;
+}
+
+/**
+ * What a shell render notes as it goes (decision 021): a page rendered once for every signed-in
+ * member, with markers where each viewer's parts go, filled in per request by the host.
+ */
+export interface ShellRecorder {
+  /** The marker of `name` in this shell: text no content can hold (it carries a secret). */
+  marker(name: string): string;
+  /** Each route's reads for a viewer, by route id (`viewerPart`). */
+  parts: Map<string, (viewer: Viewer) => Promise<unknown>>;
+  islands: RecordedIsland[];
+}
+
 declare module "react-router" {
   interface AppLoadContext {
     deps: CoreDeps;
     site: SiteInfo;
     viewer: Viewer | undefined;
+    /** Set when this render is a shell for every member, and `viewer` is then undefined. */
+    shell?: ShellRecorder;
     /** Whether cookies get the Secure flag (the site is served over HTTPS). */
     secureCookies: boolean;
     /** This response's Content-Security-Policy nonce for React Router's inline scripts. */

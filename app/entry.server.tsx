@@ -1,6 +1,9 @@
 import { Writable } from "node:stream";
-import { renderToPipeableStream } from "react-dom/server";
+import { createElement, Fragment } from "react";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
+import type { RecordedIsland } from "./context.js";
+import { ShellContext } from "./features/viewer/islands.js";
 
 export const streamTimeout = 10_000;
 
@@ -31,7 +34,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       // Scripts carry the nonce; stylesheets need none (root renders <Links nonce="">, since a
       // nonce on a link is blanked by the browser and hydration would see a mismatch).
-      <ServerRouter context={routerContext} url={request.url} nonce={loadContext.cspNonce} />,
+      <ShellContext.Provider value={loadContext.shell ?? null}>
+        <ServerRouter context={routerContext} url={request.url} nonce={loadContext.cspNonce} />
+      </ShellContext.Provider>,
       {
         nonce: { script: loadContext.cspNonce },
         onAllReady() {
@@ -70,4 +75,28 @@ export default function handleRequest(
     // (A page with nothing to wait for may already be done here.)
     if (!render.finished) timer = setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/** Between two islands in their one render: an element no island's escaped content can hold. */
+const ISLAND_END = "island-end";
+
+/**
+ * The islands of a shell rendered for one viewer (decision 021), in one render (each render has a
+ * set-up cost): the HTML to put in each one's marker's place, the same as a render of the whole
+ * page for that viewer writes there. An element between them keeps React from joining the text
+ * at one's end to the next one's start.
+ */
+export function renderIslands(
+  islands: readonly RecordedIsland[],
+  dataOf: (route: string) => unknown,
+): string[] {
+  const html = renderToString(
+    islands.map((island, index) => (
+      <Fragment key={index}>
+        {island.render(dataOf(island.route))}
+        {createElement(ISLAND_END)}
+      </Fragment>
+    )),
+  );
+  return html.split(`<${ISLAND_END}></${ISLAND_END}>`).slice(0, islands.length);
 }

@@ -16,9 +16,11 @@ import { listCategories } from "../core/categories/categories-service.js";
 import { countUnread } from "../core/notifications/notifications-service.js";
 import type { Route } from "./+types/root";
 import { Footer } from "./features/layout/footer.js";
-import { Header } from "./features/layout/header.js";
+import { Header, type AccountData } from "./features/layout/header.js";
 import { SideMenu } from "./features/layout/side-menu.js";
 import { ArrowUpIcon, BlogIcon } from "./ui/icons.js";
+import { useViewerData } from "./features/viewer/islands.js";
+import { viewerPart } from "./features/viewer/viewer-part.server.js";
 import { clearedFlashCookie, readFlash } from "./features/flash.server.js";
 import { ToastProvider, useToastOn } from "./ui/toasts.js";
 import { useShownTheme } from "./features/theme/theme-menu.js";
@@ -34,15 +36,18 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const flash = readFlash(request);
+  const { deps } = context;
   return data(
     {
       site: context.site,
-      user: context.viewer?.user,
       nonce: context.cspNonce,
       theme: context.theme,
-      categories: await listCategories(context.deps),
-      // The header bell's number (decision 016).
-      unread: context.viewer ? await countUnread(context.deps, context.viewer.actor) : 0,
+      categories: await listCategories(deps),
+      // Who is signed in and the header bell's number (decision 016): the viewer's islands.
+      viewer: await viewerPart(context, "root", async (viewer): Promise<AccountData> => ({
+        user: viewer.user,
+        unread: await countUnread(deps, viewer.actor),
+      })),
       flash,
     },
     flash ? { headers: { "Set-Cookie": clearedFlashCookie } } : undefined,
@@ -152,6 +157,7 @@ function PendingIndicator() {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
+  const user = useViewerData<AccountData>(data?.viewer)?.user;
   const [menuOpen, setMenuOpen] = useState(false);
   const openMenu = useCallback(() => {
     setMenuOpen(true);
@@ -180,7 +186,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <>
             <Header
               site={data.site}
-              user={data.user}
+              viewer={data.viewer}
               categories={data.categories}
               theme={data.theme}
               onOpenMenu={openMenu}
@@ -188,7 +194,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <SideMenu
               open={menuOpen}
               onClose={closeMenu}
-              user={data.user}
+              user={user}
               categories={data.categories}
             />
           </>
@@ -209,7 +215,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </ToastProvider>
         {data ? <Footer site={data.site} /> : null}
         <ScrollToTop />
-        <UserInfoSync user={data?.user} />
+        <UserInfoSync user={user} />
         <ScrollRestoration nonce={data?.nonce} />
         <Scripts nonce={data?.nonce} />
       </body>

@@ -182,6 +182,8 @@ export interface AppOptions {
   sitemapUrlsMax?: number;
   /** Pages rendered at once; two per core unless a test says. */
   renderSlots?: number;
+  /** Tests: render each member page from a shell whole too, failing where they differ. */
+  verifyMemberPages?: boolean;
   /** Told once when start-up creates an admin with a generated password. */
   onAdminCreated?: (credentials: AdminCredentials) => void;
   /** Shorter limits for tests that play slow clients. */
@@ -443,6 +445,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerErrorHandling(server);
   const renderPage = await registerWebSite(server, deps, config, ROOT, shared, {
     renderSlots: options.renderSlots,
+    verifyMemberPages: options.verifyMemberPages,
   });
   healthRoutes(server, deps);
   feedRoutes(server, deps, config, contentVersion, {

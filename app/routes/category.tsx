@@ -5,10 +5,13 @@ import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { NoPosts, PostGrid } from "../features/posts/post-card.js";
-import { saveButtons } from "../features/reading/bookmark-button.js";
-import { savedOnPage } from "../features/reading/saved.server.js";
+import { savedIslands } from "../features/reading/bookmark-button.js";
+import { savedPart } from "../features/reading/saved.server.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/category";
+
+/** This route's id, naming its viewer part (decision 021). */
+const ROUTE = "routes/category";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const page = pageFrom(request.url);
@@ -32,7 +35,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     page,
     pages: Math.ceil(total / PAGE_SIZE),
     site: context.site,
-    saved: await savedOnPage(context, posts),
+    saved: await savedPart(context, ROUTE, posts),
   };
 }
 
@@ -48,7 +51,11 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <h1 className="page-title">{category}</h1>
-      {posts.length === 0 ? <NoPosts /> : <PostGrid posts={posts} actions={saveButtons(saved)} />}
+      {posts.length === 0 ? (
+        <NoPosts />
+      ) : (
+        <PostGrid posts={posts} actions={savedIslands(ROUTE, saved)} />
+      )}
       <Pager page={page} pages={pages} path={categoryPath(category)} />
     </>
   );

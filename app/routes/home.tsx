@@ -4,12 +4,16 @@ import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { getSiteOwner } from "../../core/users/users-service.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { PostGrid } from "../features/posts/post-card.js";
-import { saveButtons } from "../features/reading/bookmark-button.js";
-import { savedOnPage } from "../features/reading/saved.server.js";
+import { savedIslands } from "../features/reading/bookmark-button.js";
+import { savedPart } from "../features/reading/saved.server.js";
+import { isMember } from "../features/viewer/viewer-part.server.js";
 import { pageMeta } from "../meta.js";
 import { SocialLinks } from "../features/users/social-links.js";
 import { loginReturningTo, returnPath } from "../features/auth/return-path.js";
 import type { Route } from "./+types/home";
+
+/** This route's id, naming its viewer part (decision 021). */
+const ROUTE = "routes/home";
 
 /** An author profile a visitor was sent home from (SPEC.md 2 sends them here). */
 const PROFILE_PATH = /^\/profile\/[^/?#]+$/;
@@ -30,10 +34,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     following ? countPosts(context.deps, filter) : 0,
   ]);
   const from = returnPath(url.searchParams.get("from"));
-  const profileAsked = !context.viewer && from && PROFILE_PATH.test(from) ? from : undefined;
-  const saved = await savedOnPage(context, posts);
+  const member = isMember(context);
+  const profileAsked = !member && from && PROFILE_PATH.test(from) ? from : undefined;
+  const saved = await savedPart(context, ROUTE, posts);
   const feed = following ? { page, pages: Math.ceil(total / PAGE_SIZE) } : undefined;
-  return { posts, owner, site: context.site, profileAsked, saved, signedIn: !!actor, feed };
+  return { posts, owner, site: context.site, profileAsked, saved, signedIn: member, feed };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -85,7 +90,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               New posts of the writers you follow show here. Follow writers from their profiles.
             </p>
           ) : (
-            <PostGrid posts={posts} actions={saveButtons(saved)} />
+            <PostGrid posts={posts} actions={savedIslands(ROUTE, saved)} />
           )}
           <Pager page={feed.page} pages={feed.pages} path={FOLLOWING_PATH} />
         </section>
@@ -94,7 +99,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="recent" className="section-title">
             {posts.length > 0 ? "Recent Posts" : "No Posts Yet"}
           </h2>
-          <PostGrid posts={posts} actions={saveButtons(saved)} />
+          <PostGrid posts={posts} actions={savedIslands(ROUTE, saved)} />
           {posts.length > 0 ? (
             <div className="center">
               <Link to="/posts" className="button">

@@ -1,7 +1,8 @@
 import { useRouteLoaderData } from "react-router";
-import { MenuLinks } from "../features/layout/header.js";
+import { MenuLinks, type AccountData } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import type { loader as rootLoader } from "../root.js";
+import { useViewerData } from "../features/viewer/islands.js";
 import type { Route } from "./+types/menu";
 
 /** Where the menu button leads without JavaScript: the side menu's entries as a page. */
@@ -20,11 +21,12 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 
 export default function Menu() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
+  const user = useViewerData<AccountData>(root?.viewer)?.user;
   return (
     <section className="form-page">
       <h1>Menu</h1>
       <nav aria-label="Menu" className="menu-page card">
-        <MenuLinks user={root?.user} categories={root?.categories ?? []} categoriesOpen />
+        <MenuLinks user={user} categories={root?.categories ?? []} categoriesOpen />
       </nav>
     </section>
   );

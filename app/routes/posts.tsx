@@ -2,10 +2,13 @@ import { PAGE_SIZE } from "../../contract/limits.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { NoPosts, PostGrid } from "../features/posts/post-card.js";
-import { saveButtons } from "../features/reading/bookmark-button.js";
-import { savedOnPage } from "../features/reading/saved.server.js";
+import { savedIslands } from "../features/reading/bookmark-button.js";
+import { savedPart } from "../features/reading/saved.server.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/posts";
+
+/** This route's id, naming its viewer part (decision 021). */
+const ROUTE = "routes/posts";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const page = pageFrom(request.url);
@@ -13,7 +16,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     listPosts(context.deps, {}, page),
     countPosts(context.deps),
   ]);
-  const saved = await savedOnPage(context, posts);
+  const saved = await savedPart(context, ROUTE, posts);
   return { posts, page, pages: Math.ceil(total / PAGE_SIZE), site: context.site, saved };
 }
 
@@ -29,7 +32,11 @@ export default function Posts({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <h1 className="page-title">Posts</h1>
-      {posts.length === 0 ? <NoPosts /> : <PostGrid posts={posts} actions={saveButtons(saved)} />}
+      {posts.length === 0 ? (
+        <NoPosts />
+      ) : (
+        <PostGrid posts={posts} actions={savedIslands(ROUTE, saved)} />
+      )}
       <Pager page={page} pages={pages} path="/posts" />
     </>
   );

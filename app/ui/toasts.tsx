@@ -18,7 +18,8 @@ interface Toast {
   text: string;
 }
 
-const ToastContext = createContext<(kind: Kind, text: string) => void>(() => undefined);
+/** Exported for islands (features/viewer), which carry it into their own renders. */
+export const ToastContext = createContext<(kind: Kind, text: string) => void>(() => undefined);
 
 export const useToast = () => useContext(ToastContext);
 

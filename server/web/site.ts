@@ -20,8 +20,16 @@ import { limits, type LimitName } from "../api/rate-limits.js";
 import { imageOrigins as imageOriginsOf, type Config } from "../config.js";
 import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
 import { FLASH_COOKIE } from "../../app/features/flash.server.js";
-import { THEME_COOKIE, themeOf } from "../../app/features/theme/theme.js";
+import { THEME_COOKIE, themeOf, type Theme } from "../../app/features/theme/theme.js";
 import type { ContentVersion } from "./content-version.js";
+import {
+  composeMemberPage,
+  cutShell,
+  memberPageAddress,
+  MemberShells,
+  shellRecorder,
+  type RenderIslands,
+} from "./member-pages.js";
 import type { SiteSettingsReader } from "./site-settings.js";
 import { workSlots } from "../../core/shared/work-slots.js";
 import {
@@ -43,6 +51,9 @@ const SHARED_PAGE_HEADERS = {
   "cache-control": "public, max-age=0, s-maxage=10, stale-while-revalidate=30",
   vary: "Cookie, Accept-Encoding",
 };
+
+/** Member pages' shells kept at once (each ~20-40 KB, with its islands' closures). */
+const MEMBER_SHELLS_KEPT = 500;
 
 export type RenderPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
@@ -139,6 +150,25 @@ function mayShare(request: FastifyRequest, sessionCookie: string) {
   );
 }
 
+/** A read by a signed-in member (their session cookie), with no message to show. */
+function mayServeMember(request: FastifyRequest, sessionCookie: string) {
+  if (!SAFE_METHODS.has(request.method)) return false;
+  const cookies = request.headers.cookie;
+  return (
+    readCookie(cookies, sessionCookie) !== undefined &&
+    readCookie(cookies, FLASH_COOKIE) === undefined
+  );
+}
+
+/** Where two pages first differ, with some text around it in each; undefined when they do not. */
+function firstDifference(page: string, whole: string) {
+  if (page === whole) return undefined;
+  let at = 0;
+  while (at < page.length && page[at] === whole[at]) at += 1;
+  const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 80), at + 80));
+  return `at ${String(at)}: ${around(page)} against ${around(whole)}`;
+}
+
 const themeOfRequest = (request: FastifyRequest) =>
   themeOf(readCookie(request.headers.cookie, THEME_COOKIE));
 
@@ -207,6 +237,11 @@ export async function registerWebSite(
   },
   options: {
     renderSlots?: number | undefined;
+    /**
+     * Render every member page from a shell whole as well, and fail (500) where the two differ:
+     * the tests' check that a shell's page is exactly the page (decision 021).
+     */
+    verifyMemberPages?: boolean | undefined;
   } = {},
 ): Promise<RenderPage | undefined> {
   const buildFile = path.join(root, "build", "server", "index.js");
@@ -237,8 +272,107 @@ export async function registerWebSite(
   const { contentVersion } = shared;
   const rendering = workSlots(options.renderSlots ?? Math.max(2, availableParallelism() * 2));
 
+  const siteInfo = async (): Promise<SiteInfo> => ({
+    ...(await shared.siteSettings()),
+    publicUrl: config.publicUrl,
+  });
+  const { renderIslands } = build.entry.module as { renderIslands?: RenderIslands };
+  const memberShells = renderIslands ? new MemberShells(MEMBER_SHELLS_KEPT) : undefined;
+
+  /** A member page's shell: the page rendered for every member, in a render slot of its own. */
+  const makeShell = async (url: URL, version: string, theme: Theme) => {
+    const recorder = shellRecorder();
+    const site = await siteInfo();
+    const { response, body } = await rendering.run(async (aside) => {
+      // Nothing of the member who asked first: no cookie, no header but what a page needs.
+      const answer = await handle(new Request(url, { headers: { accept: "text/html" } }), {
+        deps,
+        site,
+        viewer: undefined,
+        shell: recorder,
+        secureCookies,
+        cspNonce: recorder.marker("nonce"),
+        theme,
+        limit: () => Promise.resolve(undefined),
+        outsideRenderSlot: aside,
+      });
+      return { response: answer, body: await answer.text() };
+    });
+    if (response.status !== 200 || response.headers.has("set-cookie")) return undefined;
+    const headers = [...response.headers].filter(([name]) => name !== "cache-control");
+    return cutShell(body, recorder, { version, status: response.status, headers });
+  };
+
+  /**
+   * Sends a signed-in member's page from its shell (decision 021); false when there is none (no
+   * session, a page that is no shell), and the page is then rendered whole.
+   */
+  const renderForMember = async (request: FastifyRequest, reply: FastifyReply, address: string) => {
+    if (!memberShells || !renderIslands) return false;
+    const version = await contentVersion.current();
+    if (version === undefined) return false;
+    const viewer = await viewerOf(deps, request, secureCookies);
+    if (!viewer) return false;
+    const theme = themeOfRequest(request);
+    const key = theme === "system" ? address : `${address} theme=${theme}`;
+    const url = new URL(address, siteOrigin);
+    const shell = await memberShells.get(key, version, () =>
+      makeShell(url, version, theme).catch((error: unknown) => {
+        request.log.error({ err: error }, "could not make a member page's shell");
+        return undefined;
+      }),
+    );
+    if (!shell) return false;
+    const cspNonce = randomBytes(16).toString("base64");
+    const page = await composeMemberPage(shell, viewer, cspNonce, renderIslands);
+    if (options.verifyMemberPages) {
+      const whole = await renderWhole(request, url, viewer, cspNonce);
+      const differs = firstDifference(page, whole);
+      if (differs !== undefined) {
+        throw new Error(`A member page differs from its whole render at ${address}: ${differs}`);
+      }
+    }
+    reply.status(shell.status);
+    for (const [name, value] of shell.headers) void reply.header(name, value);
+    void reply
+      .header("content-security-policy", pageCsp([`'nonce-${cspNonce}'`], siteOrigin, imageOrigins))
+      .header("cache-control", "private, no-store")
+      .send(page);
+    return true;
+  };
+
+  /** The whole page for `viewer`, as it is rendered without a shell (to check a shell's page). */
+  const renderWhole = async (
+    request: FastifyRequest,
+    url: URL,
+    viewer: Viewer,
+    cspNonce: string,
+  ) => {
+    const site = await siteInfo();
+    return rendering.run(async (aside) => {
+      const answer = await handle(new Request(url, { headers: { accept: "text/html" } }), {
+        deps,
+        site,
+        viewer,
+        secureCookies,
+        cspNonce,
+        theme: themeOfRequest(request),
+        limit: () => Promise.resolve(undefined),
+        outsideRenderSlot: aside,
+      });
+      return answer.text();
+    });
+  };
+
   const renderPage: RenderPage = async (request, reply) => {
     const asked = new URL(request.url, siteOrigin);
+    const memberAddress = mayServeMember(request, sessionCookie)
+      ? memberPageAddress(asked.pathname, asked.search)
+      : undefined;
+    if (memberAddress !== undefined) {
+      // (A reply is thenable: it is returned here, never from an async function that awaits it.)
+      if (await renderForMember(request, reply, memberAddress)) return reply;
+    }
     const address = mayShare(request, sessionCookie)
       ? (sharedPageAddress(asked.pathname, asked.search) ??
         (isUnknownPath(asked.pathname) ? NOT_FOUND_ADDRESS : undefined))
@@ -283,7 +417,7 @@ export async function registerWebSite(
       if (!reply.raw.writableFinished) controller.abort();
     });
     const viewer = await viewerOf(deps, request, secureCookies);
-    const site: SiteInfo = { ...(await shared.siteSettings()), publicUrl: config.publicUrl };
+    const site = await siteInfo();
     const { response, body } = await rendering.run(async (aside) => {
       const answer = await handle(toWebRequest(request, url, controller.signal), {
         deps,

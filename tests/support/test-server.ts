@@ -104,7 +104,8 @@ export async function startTestServer(
       done();
     },
   });
-  const app = await buildApp(config, { logStream, ...options });
+  // Every member page served from a shell is checked against its whole render (decision 021).
+  const app = await buildApp(config, { logStream, verifyMemberPages: true, ...options });
   await app.server.listen({ port, host: "127.0.0.1" });
   return {
     url: `http://127.0.0.1:${String(port)}`,

@@ -5,6 +5,7 @@ import { SearchBox } from "../search/search-box.js";
 import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
 import { NotificationBell } from "../reading/notification-bell.js";
 import type { Theme } from "../theme/theme.js";
+import { Island, type ViewerPart } from "../viewer/islands.js";
 import { ThemeMenu } from "../theme/theme-menu.js";
 
 export interface Category {
@@ -25,14 +26,21 @@ const dayFormat = new Intl.DateTimeFormat("en-US", {
 
 const todayUtc = () => dayFormat.format(new Date());
 
+/** The root's part for a signed-in viewer: who they are and their unread notifications. */
+export interface AccountData {
+  user: Viewer["user"];
+  unread: number;
+}
+
 export function Header(props: {
   site: SiteInfo;
-  user: Viewer["user"] | undefined;
+  /** The root's viewer part (`AccountData`). */
+  viewer: ViewerPart;
   categories: Category[];
   theme: Theme;
   onOpenMenu: () => void;
 }) {
-  const { site, user, categories } = props;
+  const { site, categories } = props;
   const userMenu = useRef<HTMLDetailsElement>(null);
   const { key } = useLocation();
   const shownKey = useRef(key);
@@ -110,61 +118,84 @@ export function Header(props: {
                 Posts
               </NavLink>
             </li>
-            {user?.isAdmin ? (
-              <>
-                <li>
-                  <NavLink to="/posts/create-post">Create</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/admin-dashboard">Admin Dashboard</NavLink>
-                </li>
-              </>
-            ) : null}
+            <Island<AccountData> route="root" part={props.viewer}>
+              {(account) =>
+                account?.user.isAdmin ? (
+                  <>
+                    <li>
+                      <NavLink to="/posts/create-post">Create</NavLink>
+                    </li>
+                    <li>
+                      <NavLink to="/admin-dashboard">Admin Dashboard</NavLink>
+                    </li>
+                  </>
+                ) : null
+              }
+            </Island>
           </ul>
         </nav>
         <SearchBox />
         <div className="account">
-          {user ? <NotificationBell /> : null}
+          <Island<AccountData> route="root" part={props.viewer}>
+            {(account) => (account ? <NotificationBell unread={account.unread} /> : null)}
+          </Island>
           <ThemeMenu theme={props.theme} />
-          {user ? (
-            <details className="user-menu" ref={userMenu}>
-              <summary>
-                <img src={user.profilePhoto.url} alt="" width="32" height="32" className="avatar" />
-                <span>{user.username}</span>
-              </summary>
-              <ul className="dropdown-menu dropdown-menu-end">
-                <li>
-                  <Link to={`/profile/${user._id}`}>Profile</Link>
-                </li>
-                <li>
-                  <Link to="/settings">Settings</Link>
-                </li>
-                {/* Every member writes (SPEC.md 1); the nav's Create link stays the admin's. */}
-                <li>
-                  <Link to="/posts/create-post">Write a post</Link>
-                </li>
-                <li>
-                  <Link to="/reading-list">Reading list</Link>
-                </li>
-                <li>
-                  <Form method="post" action="/logout">
-                    <button type="submit" className="link-button">
-                      Logout
-                    </button>
-                  </Form>
-                </li>
-              </ul>
-            </details>
-          ) : (
-            <>
-              <Link to="/login" className="button button-ghost">
-                Login
-              </Link>
-              <Link to="/register" className="button">
-                Register
-              </Link>
-            </>
-          )}
+          <Island<AccountData> route="root" part={props.viewer}>
+            {(account) => {
+              if (!account) {
+                return (
+                  <>
+                    <Link to="/login" className="button button-ghost">
+                      Login
+                    </Link>
+                    <Link to="/register" className="button">
+                      Register
+                    </Link>
+                  </>
+                );
+              }
+              const { user } = account;
+              return (
+                <details className="user-menu" ref={userMenu}>
+                  <summary>
+                    {/* Lazy, so React does not hoist a preload of it into the head, which a
+                        member page made from a shell would not have (decision 021). */}
+                    <img
+                      src={user.profilePhoto.url}
+                      alt=""
+                      width="32"
+                      height="32"
+                      className="avatar"
+                      loading="lazy"
+                    />
+                    <span>{user.username}</span>
+                  </summary>
+                  <ul className="dropdown-menu dropdown-menu-end">
+                    <li>
+                      <Link to={`/profile/${user._id}`}>Profile</Link>
+                    </li>
+                    <li>
+                      <Link to="/settings">Settings</Link>
+                    </li>
+                    {/* Every member writes (SPEC.md 1); the nav's Create link stays the admin's. */}
+                    <li>
+                      <Link to="/posts/create-post">Write a post</Link>
+                    </li>
+                    <li>
+                      <Link to="/reading-list">Reading list</Link>
+                    </li>
+                    <li>
+                      <Form method="post" action="/logout">
+                        <button type="submit" className="link-button">
+                          Logout
+                        </button>
+                      </Form>
+                    </li>
+                  </ul>
+                </details>
+              );
+            }}
+          </Island>
         </div>
       </div>
     </header>

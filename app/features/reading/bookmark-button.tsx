@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { BookmarkIcon } from "../../ui/icons.js";
+import { Island, type ViewerPart } from "../viewer/islands.js";
 import { ToggleForm } from "./toggle-form.js";
 
 /** Save / Saved (pressed): keeps a post on the reader's reading list. */
@@ -28,5 +29,29 @@ export function saveButtons(saved: string[] | undefined) {
   const kept = new Set(saved);
   return (post: { _id: string; title: string }): ReactNode => (
     <BookmarkButton postId={post._id} title={post.title} saved={kept.has(post._id)} />
+  );
+}
+
+/** A page of posts' part for a signed-in viewer: which of its posts they keep. */
+export interface SavedData {
+  saved: string[];
+}
+
+/**
+ * The Save buttons of a page's post cards as islands of the viewer's (`savedPart`), so the page
+ * is rendered once for all members (decision 021); none for visitors.
+ */
+export function savedIslands(route: string, part: ViewerPart) {
+  if (part === undefined) return undefined;
+  return (post: { _id: string; title: string }): ReactNode => (
+    <Island<SavedData> route={route} part={part}>
+      {(data) => (
+        <BookmarkButton
+          postId={post._id}
+          title={post.title}
+          saved={data?.saved.includes(post._id) ?? false}
+        />
+      )}
+    </Island>
   );
 }

@@ -1,19 +1,18 @@
 import { Link, useRouteLoaderData } from "react-router";
 import { BellIcon } from "../../ui/icons.js";
 
-/** What the root and the notifications page tell the bell. */
+/** What the notifications page tells the bell. */
 interface BellData {
   unread?: number | undefined;
 }
 
 /**
- * The header's bell with the unread count. On the notifications page its own count wins: that
- * page marks what it shows read while the root's count is being read alongside it.
+ * The header's bell with the viewer's unread count (the root's). On the notifications page its own
+ * count wins: that page marks what it shows read while the root's count is being read alongside it.
  */
-export function NotificationBell() {
-  const root = useRouteLoaderData<BellData>("root");
+export function NotificationBell(props: { unread: number }) {
   const page = useRouteLoaderData<BellData>("routes/notifications");
-  const unread = page?.unread ?? root?.unread ?? 0;
+  const unread = page?.unread ?? props.unread;
   const label = unread === 0 ? "Notifications" : `Notifications, ${String(unread)} unread`;
   return (
     <Link to="/notifications" className="bell" aria-label={label}>

@@ -1,0 +1,185 @@
+import { randomBytes } from "node:crypto";
+import type { RecordedIsland, ShellRecorder, Viewer } from "../../app/context.js";
+import { viewerPartText } from "../../app/features/viewer/viewer-part.js";
+
+/**
+ * Signed-in pages from a shell (decision 021): the page rendered once per address, theme and
+ * content version for every member, with markers where each viewer's parts go; per request only
+ * those parts are read and rendered, and put in their places.
+ */
+
+// Markers are private-use characters around a secret drawn at start and a name: nothing a writer
+// or a reader sends can hold one (nor guess it), and no escaping in HTML, JSON or React Router's
+// data script changes them.
+const SECRET = randomBytes(12).toString("base64url");
+const OPEN = "\uE000";
+const CLOSE = "\uE001";
+const MARKER = new RegExp(`${OPEN}${SECRET}:([^${CLOSE}]{1,200})${CLOSE}`, "g");
+
+/** The marker that stands for the response's CSP nonce, in the shell's attributes and data. */
+const NONCE = "nonce";
+const partName = (route: string) => `part-${route}`;
+/** The name in a marker. */
+const nameOf = (marker: string) => marker.slice(OPEN.length + SECRET.length + 1, -CLOSE.length);
+
+export function shellRecorder(): ShellRecorder {
+  return {
+    marker: (name) => `${OPEN}${SECRET}:${name}${CLOSE}`,
+    parts: new Map(),
+    islands: [],
+  };
+}
+
+/** A member page's shell: its HTML cut at the markers, and what fills each. */
+export interface MemberShell {
+  version: string;
+  status: number;
+  headers: [string, string][];
+  /** Text and marker names in turn: text, name, text, …, text. */
+  pieces: string[];
+  recorder: ShellRecorder;
+}
+
+/**
+ * The shell of a render, or undefined when it cannot be one: a marker React Router's data script
+ * split, or an island or part without its marker (then every member gets a full render).
+ */
+export function cutShell(
+  html: string,
+  recorder: ShellRecorder,
+  made: Omit<MemberShell, "pieces" | "recorder">,
+): MemberShell | undefined {
+  const pieces = html.split(MARKER);
+  const names = new Set(pieces.filter((_, index) => index % 2 === 1));
+  const expected = [
+    NONCE,
+    ...[...recorder.parts.keys()].map(partName),
+    ...recorder.islands.map((island) => nameOf(island.marker)),
+  ];
+  if (!expected.every((name) => names.has(name))) return undefined;
+  if ([...names].some((name) => !expected.includes(name))) return undefined;
+  return { ...made, pieces, recorder };
+}
+
+/**
+ * A string as it stands in React Router's data script: escaped as a JSON string by its encoding
+ * (turbo-stream), as a JSON string again around the whole chunk, then for HTML. Each escape works
+ * one character at a time, so a marker inside the chunk becomes this in place.
+ */
+function inDataScript(text: string) {
+  const once = JSON.stringify(text).slice(1, -1);
+  return JSON.stringify(once)
+    .slice(1, -1)
+    .replace(
+      /[&><\u2028\u2029]/g,
+      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+}
+
+/** The site build's renderer of a page's islands for a viewer (app/entry.server.tsx). */
+export type RenderIslands = (
+  islands: readonly RecordedIsland[],
+  dataOf: (route: string) => unknown,
+) => string[];
+
+/** The page of `shell` for `viewer`: their parts read, their islands rendered, all in place. */
+export async function composeMemberPage(
+  shell: MemberShell,
+  viewer: Viewer,
+  nonce: string,
+  renderIslands: RenderIslands,
+): Promise<string> {
+  const fills = new Map<string, string>([[NONCE, nonce]]);
+  const dataOf = new Map<string, unknown>();
+  for (const [route, read] of shell.recorder.parts) {
+    const text = viewerPartText(route, await read(viewer));
+    fills.set(partName(route), inDataScript(text));
+    // As the browser will see it: what JSON keeps of the data, no more.
+    dataOf.set(route, (JSON.parse(text) as { data: unknown }).data);
+  }
+  const { islands } = shell.recorder;
+  const rendered = renderIslands(islands, (route) => dataOf.get(route));
+  islands.forEach((island, index) => {
+    fills.set(nameOf(island.marker), rendered[index] ?? "");
+  });
+  let page = "";
+  shell.pieces.forEach((piece, index) => {
+    page += index % 2 === 0 ? piece : (fills.get(piece) ?? "");
+  });
+  return page;
+}
+
+/**
+ * The member pages made from shells, with the query parameters each reads (as the visitors'
+ * shared pages, page-cache.ts): only pages whose every part that differs between members is an
+ * island. The home's Following tab is each reader's own, so it is rendered whole.
+ */
+const MEMBER_PAGES: readonly { path: RegExp; reads: readonly string[]; not?: string }[] = [
+  { path: /^\/$/, reads: [], not: "tab" },
+  { path: /^\/posts$/, reads: ["page"] },
+  { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
+];
+
+/** The address a member page's shell is made and kept under, or undefined for other pages. */
+export function memberPageAddress(pathname: string, search: string): string | undefined {
+  const page = MEMBER_PAGES.find((member) => member.path.test(pathname));
+  if (!page) return undefined;
+  const asked = new URLSearchParams(search);
+  if (page.not !== undefined && asked.has(page.not)) return undefined;
+  const kept = new URLSearchParams();
+  for (const name of page.reads) {
+    const value = asked.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  const query = kept.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
+/**
+ * Shells kept by key (address and theme) for their content version, the most recently used last;
+ * at most `maxEntries`. One render makes a shell however many members ask for it at once.
+ */
+export class MemberShells {
+  private readonly entries = new Map<string, MemberShell>();
+  private readonly making = new Map<string, Promise<MemberShell | undefined>>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  async get(
+    key: string,
+    version: string,
+    make: () => Promise<MemberShell | undefined>,
+  ): Promise<MemberShell | undefined> {
+    const kept = this.entries.get(key);
+    if (kept?.version === version) {
+      this.entries.delete(key);
+      this.entries.set(key, kept);
+      return kept;
+    }
+    if (kept) this.entries.delete(key);
+    const flight = `${version}\n${key}`;
+    const pending = this.making.get(flight);
+    if (pending) return pending;
+    const made = make().then(
+      (shell) => {
+        if (shell) this.keep(key, shell);
+        return shell;
+      },
+      () => undefined,
+    );
+    this.making.set(flight, made);
+    try {
+      return await made;
+    } finally {
+      this.making.delete(flight);
+    }
+  }
+
+  private keep(key: string, shell: MemberShell) {
+    this.entries.set(key, shell);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import { addCategory, addComment, addPost, type PostDetail } from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+// Issue 31 (decision 021): signed-in pages made from a shell rendered once for every member, with
+// each viewer's islands filled in per request. The test server checks every such page against a
+// render of the whole page for its viewer and answers 500 where they differ
+// (`verifyMemberPages`), so every 200 below is also a page equal to its whole render.
+
+let server: TestServer;
+let api: Client;
+let admin: TestUser;
+let writer: TestUser;
+let reader: TestUser;
+let category: string;
+let post: PostDetail;
+/** Every SQL statement the server ran, in order. */
+const queries: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({}, { onQuery: (sql) => queries.push(sql) });
+  api = client(server.url);
+  admin = await signInAdmin(server, api);
+  category = (await addCategory(api, admin, "Gardens")).title;
+  writer = await buildUser(server, api);
+  reader = await buildUser(server, api);
+  post = await addPost(api, writer, { title: "Roses in November", category });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const as = (user: TestUser, cookies = "") => ({
+  cookie: `session=${user.token}${cookies ? `; ${cookies}` : ""}`,
+});
+
+/** A page as a member's browser asks for it, and the statements its answer ran. */
+async function page(path: string, headers: Record<string, string>) {
+  const before = queries.length;
+  const response = await fetch(`${server.url}${path}`, {
+    redirect: "manual",
+    headers: { "accept-encoding": "br", ...headers },
+  });
+  const html = await response.text();
+  expect(response.status, html.slice(0, 300)).toBe(200);
+  return { response, html, ran: queries.slice(before) };
+}
+
+const nonceOf = (response: Response) =>
+  /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+
+/** Whether the Save button of the card or post titled `title` is pressed ("true" or "false"). */
+const saveButtonOf = (html: string, title: string) =>
+  new RegExp(
+    `class="bookmark-button[^"]*" aria-pressed="(true|false)"(?:(?!</button>)[^])*?: (?:<!-- -->)?${title}<`,
+  ).exec(html)?.[1];
+
+describe("a member page from its shell", () => {
+  it("runs only the viewer's reads once the page is made for any member", async () => {
+    // A server of its own without the check (whose whole renders run every loader's reads).
+    const unchecked: string[] = [];
+    const { databaseUrl } = server.config;
+    const plain = await startTestServer(
+      { DATA_DIR: server.dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+      { verifyMemberPages: false, onQuery: (sql) => unchecked.push(sql) },
+    );
+    try {
+      const ask = async (user: TestUser) => {
+        const before = unchecked.length;
+        const response = await fetch(`${plain.url}/posts`, { headers: as(user) });
+        return { html: await response.text(), ran: unchecked.slice(before) };
+      };
+      await ask(writer);
+      const second = await ask(reader);
+      // The session, the bell's count and the cards' saved state: no list, no categories.
+      expect(second.ran.length, second.ran.join("\n")).toBe(3);
+      expect(second.ran.join("\n")).not.toMatch(/from "categories"/);
+      expect(second.html).toContain("Roses in November");
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it("carries nothing of one viewer to another: name, menu, bell, saved state, nonce", async () => {
+    await api.put(`/api/posts/bookmark/${post._id}`, undefined, { token: reader.token });
+    await addComment(api, reader, post._id, "They smell of tea.");
+    for (const path of ["/", "/posts", `/posts/categories/${category}`]) {
+      const readers = await page(path, as(reader));
+      const writers = await page(path, as(writer));
+      const admins = await page(path, as(admin));
+
+      expect(readers.html).toContain(`<span>${reader.username}</span>`);
+      expect(readers.html).not.toContain(`<span>${writer.username}</span>`);
+      expect(writers.html).toContain(`<span>${writer.username}</span>`);
+      expect(writers.html).not.toContain(`<span>${reader.username}</span>`);
+
+      expect(saveButtonOf(readers.html, post.title)).toBe("true");
+      expect(saveButtonOf(writers.html, post.title)).toBe("false");
+
+      // The reader's comment is the writer's notification, and no one else's.
+      expect(writers.html).toContain('aria-label="Notifications, 1 unread"');
+      expect(readers.html).toContain('aria-label="Notifications"');
+
+      expect(admins.html).toContain("Admin Dashboard");
+      expect(readers.html).not.toContain("Admin Dashboard");
+
+      const readerNonce = nonceOf(readers.response);
+      expect(readerNonce).toBeDefined();
+      expect(readers.html).toContain(`nonce="${readerNonce ?? ""}"`);
+      expect(writers.html).not.toContain(readerNonce);
+      expect(readers.response.headers.get("cache-control")).toBe("private, no-store");
+    }
+  });
+
+  it("shows a viewer's write on their next page, and anyone's write on everyone's", async () => {
+    expect(saveButtonOf((await page("/", as(writer))).html, post.title)).toBe("false");
+    await api.put(`/api/posts/bookmark/${post._id}`, undefined, { token: writer.token });
+    expect(saveButtonOf((await page("/", as(writer))).html, post.title)).toBe("true");
+
+    await addPost(api, reader, { title: "Frost on the glass", category });
+    expect((await page("/posts", as(writer))).html).toContain("Frost on the glass");
+  });
+
+  it("is made for each theme apart, and equal to the whole page in each", async () => {
+    const dark = await page("/posts", as(reader, "theme=dark"));
+    expect(dark.html).toContain('data-theme="dark"');
+    const system = await page("/posts", as(reader));
+    expect(system.html).not.toContain("data-theme=");
+  });
+
+  it("is not used for a member's own feed, nor for a visitor", async () => {
+    await api.put(`/api/users/follow/${writer.id}`, undefined, { token: reader.token });
+    const feed = await page("/?tab=following", as(reader));
+    expect(feed.html).toContain("From writers you follow");
+    const visitor = await fetch(`${server.url}/posts`);
+    const html = await visitor.text();
+    expect(html).toContain("Login");
+    expect(html).not.toContain('class="bookmark-button');
+  });
+});
