@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { data, Link, useActionData, useRouteLoaderData } from "react-router";
 import { canEditComment } from "../../core/comments/policies.js";
 import { canDeletePost, canEditPost } from "../../core/posts/policies.js";
@@ -14,7 +15,17 @@ import { Byline } from "../features/posts/byline.js";
 import { Pager, pageParam } from "../features/posts/pager.js";
 import { postAction } from "../features/posts/post-action.server.js";
 import { PostStatusNotice } from "../features/posts/publish-controls.js";
-import { CommentForm, Likes, OwnerTools, ShareMenu } from "../features/posts/post-interactions.js";
+import {
+  CommentForm,
+  CommentTools,
+  LikeButton,
+  Likes,
+  OwnerTools,
+  ShareMenu,
+} from "../features/posts/post-interactions.js";
+import { Island } from "../features/viewer/islands.js";
+import { isMember, viewerPart } from "../features/viewer/viewer-part.server.js";
+import type { PostStatus } from "../../contract/content.js";
 import { SocialLinks } from "../features/users/social-links.js";
 import { BookmarkButton } from "../features/reading/bookmark-button.js";
 import { FollowButton } from "../features/reading/follow-button.js";
@@ -37,53 +48,90 @@ export const links: Route.LinksFunction = () => [
 /** Comment threads shown per page of a post; the newest page is shown first. */
 const THREADS_PER_PAGE = 50;
 
+/** This route's id, naming its viewer part (decision 021). */
+const ROUTE = "routes/post-details";
+
+/** The post page's part for a signed-in viewer: what they did and what they may do here. */
+interface PostViewerData {
+  liked: boolean;
+  saved: boolean;
+  /** Whether they follow the author; undefined on their own post (no Follow button). */
+  following: boolean | undefined;
+  /** The edit form's fields (the Markdown too): for the author alone. */
+  editable:
+    | {
+        title: string;
+        category: string;
+        description: string;
+        imageAlt: string | null;
+        status: PostStatus;
+        publishAt: string | null | undefined;
+      }
+    | undefined;
+  canDelete: boolean;
+  /** The comments they may edit and delete (SPEC.md 6: only their author). */
+  ownComments: string[];
+}
+
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   try {
+    const { deps } = context;
     const actor = context.viewer?.actor;
     const [post, comments] = await Promise.all([
-      getPost(context.deps, actor, params.id, false),
-      listCommentThreads(context.deps, params.id, {
+      getPost(deps, actor, params.id, false),
+      listCommentThreads(deps, params.id, {
         page: pageParam(request.url, "comments"),
         perPage: THREADS_PER_PAGE,
       }),
     ]);
     // The author box after the post: what their profile says of them, never their e-mail.
-    const [{ bio, socialMedia }, reader] = await Promise.all([
-      getProfileBasics(context.deps, undefined, post.user._id, { withPosts: false }),
-      // The signed-in reader's Saved and Following state (decision 016).
-      actor
-        ? readerStateOfPost(context.deps, actor, { id: post._id, authorId: post.user._id })
-        : undefined,
-    ]);
+    const { bio, socialMedia } = await getProfileBasics(deps, undefined, post.user._id, {
+      withPosts: false,
+    });
     const owned = { user_id: post.user._id };
     // Readers get the rendered body only; its Markdown goes to the author's edit form alone.
     const { description, ...shown } = post;
+    const shownComments = comments.threads.flatMap((thread) =>
+      thread.comment ? [thread.comment, ...thread.replies] : thread.replies,
+    );
+    const viewer = await viewerPart(
+      context,
+      ROUTE,
+      async ({ actor: reader }): Promise<PostViewerData> => {
+        const own = reader.id === post.user._id;
+        // The signed-in reader's Saved and Following state (decision 016).
+        const state = await readerStateOfPost(deps, reader, {
+          id: post._id,
+          authorId: post.user._id,
+        });
+        return {
+          liked: post.likes.some((user) => user._id === reader.id),
+          saved: state.saved,
+          following: own ? undefined : state.following,
+          editable: canEditPost(reader, owned)
+            ? {
+                title: post.title,
+                category: post.category,
+                description,
+                imageAlt: post.imageAlt,
+                status: post.status,
+                publishAt: post.publishAt,
+              }
+            : undefined,
+          canDelete: canDeletePost(reader, owned),
+          ownComments: shownComments
+            .filter((comment) => canEditComment(reader, { user_id: comment.user._id }))
+            .map((comment) => comment._id),
+        };
+      },
+    );
     return {
       post: shown,
       author: { bio, socialMedia },
-      following: reader?.following === true,
-      saved: reader?.saved === true,
       site: context.site,
-      viewerId: actor?.id,
-      editable: canEditPost(actor, owned)
-        ? {
-            title: post.title,
-            category: post.category,
-            description,
-            imageAlt: post.imageAlt,
-            status: post.status,
-            publishAt: post.publishAt,
-          }
-        : undefined,
-      canDelete: canDeletePost(actor, owned),
+      member: isMember(context),
+      viewer,
       comments,
-      // SPEC.md 6: only a comment's author sees its edit and delete icons.
-      editableComments: comments.threads
-        .flatMap((thread) =>
-          thread.comment ? [thread.comment, ...thread.replies] : thread.replies,
-        )
-        .filter((comment) => canEditComment(actor, { user_id: comment.user._id }))
-        .map((comment) => comment._id),
     };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") {
@@ -120,11 +168,9 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
 };
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
-  const { post, author, viewerId, site, editable, canDelete, comments } = loaderData;
+  const { post, author, site, comments, member, viewer } = loaderData;
   // The edit form's choices: the categories the root loads for the header.
   const categories = useRouteLoaderData<typeof rootLoader>("root")?.categories ?? [];
-  const { following, saved } = loaderData;
-  const editableComments = new Set(loaderData.editableComments);
   const commentsPager = (
     <Pager
       page={comments.page}
@@ -139,8 +185,12 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   useToastOn(result);
   const image = imageSources(post.image.url);
-  const signedIn = viewerId !== undefined;
-  const liked = signedIn && post.likes.some((user) => user._id === viewerId);
+  /** A part of the page that is the viewer's own (decision 021). */
+  const island = (render: (data: PostViewerData | undefined) => ReactNode) => (
+    <Island<PostViewerData> route={ROUTE} part={viewer}>
+      {render}
+    </Island>
+  );
   return (
     <article className="post">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -177,18 +227,20 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         alt={post.imageAlt ?? post.title}
         fetchPriority="high"
       />
-      {editable ? (
-        <OwnerTools post={editable} categories={categories} result={result} />
-      ) : canDelete ? (
-        <div className="owner-tools">
-          <ConfirmDelete
-            what="post"
-            label="Delete Post"
-            fields={{ intent: "delete-post" }}
-            className="button button-small button-danger"
-          />
-        </div>
-      ) : null}
+      {island((mine) =>
+        mine?.editable ? (
+          <OwnerTools post={mine.editable} categories={categories} result={result} />
+        ) : mine?.canDelete ? (
+          <div className="owner-tools">
+            <ConfirmDelete
+              what="post"
+              label="Delete Post"
+              fields={{ intent: "delete-post" }}
+              className="button button-small button-danger"
+            />
+          </div>
+        ) : null,
+      )}
       <div
         className="post-body"
         // The one place a page inserts HTML: the body as the server rendered and sanitized it when
@@ -210,33 +262,45 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
             <p className="author-name">
               Written by <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
             </p>
-            {viewerId !== undefined && viewerId !== post.user._id ? (
-              <FollowButton
-                userId={post.user._id}
-                username={post.user.username}
-                following={following}
-              />
-            ) : null}
+            {island((mine) =>
+              mine?.following === undefined ? null : (
+                <FollowButton
+                  userId={post.user._id}
+                  username={post.user.username}
+                  following={mine.following}
+                />
+              ),
+            )}
           </div>
           {author.bio ? <p className="muted">{author.bio}</p> : null}
           <SocialLinks links={author.socialMedia} />
         </div>
       </aside>
       <section className="likes" aria-label="Likes">
-        <Likes likes={post.likes} count={post.likesCount} liked={liked} signedIn={signedIn} />
-        {signedIn && post.status === "published" ? (
-          <BookmarkButton postId={post._id} title={post.title} saved={saved} />
-        ) : null}
-        {signedIn ? (
+        <Likes
+          likes={post.likes}
+          count={post.likesCount}
+          toggle={member ? island((mine) => <LikeButton liked={mine?.liked ?? false} />) : null}
+        />
+        {member && post.status === "published"
+          ? island((mine) => (
+              <BookmarkButton postId={post._id} title={post.title} saved={mine?.saved ?? false} />
+            ))
+          : null}
+        {member ? (
           <ShareMenu url={`${site.publicUrl}/posts/details/${post._id}`} title={post.title} />
         ) : null}
-        {signedIn && post.user._id !== viewerId ? (
-          <ReportMenu target={{ postId: post._id }} what="post" />
-        ) : null}
+        {member
+          ? island((mine) =>
+              mine?.following === undefined ? null : (
+                <ReportMenu target={{ postId: post._id }} what="post" />
+              ),
+            )
+          : null}
       </section>
       <section className="comments" aria-labelledby="comments-title">
         <h2 id="comments-title">Leave a Reply</h2>
-        {signedIn ? (
+        {member ? (
           <CommentForm result={result} />
         ) : (
           <p>
@@ -252,10 +316,24 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
             </h3>
             <CommentThreads
               threads={comments.threads}
-              signedIn={signedIn}
-              editable={editableComments}
-              viewerId={viewerId}
+              signedIn={member}
               result={result}
+              ownTools={(comment) =>
+                island((mine) =>
+                  mine?.ownComments.includes(comment._id) ? (
+                    <CommentTools commentId={comment._id} text={comment.text} result={result} />
+                  ) : null,
+                )
+              }
+              reportMenu={(comment) =>
+                member
+                  ? island((mine) =>
+                      mine === undefined || mine.ownComments.includes(comment._id) ? null : (
+                        <ReportMenu target={{ commentId: comment._id }} what="comment" />
+                      ),
+                    )
+                  : null
+              }
             />
             {commentsPager}
           </>

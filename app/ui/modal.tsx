@@ -7,12 +7,18 @@ import { CloseIcon } from "./icons.js";
  */
 export function Modal(props: {
   title: string;
+  /**
+   * The title's id, for a modal in a viewer's island (decision 021), which must not take one from
+   * `useId` (it would differ rendered alone); useId's otherwise.
+   */
+  titleId?: string;
   open: boolean;
   onClose: () => void;
   children: ReactNode;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const generated = useId();
+  const titleId = props.titleId ?? generated;
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;

@@ -16,8 +16,6 @@ const OPEN = "\uE000";
 const CLOSE = "\uE001";
 const MARKER = new RegExp(`${OPEN}${SECRET}:([^${CLOSE}]{1,200})${CLOSE}`, "g");
 
-/** The marker that stands for the response's CSP nonce, in the shell's attributes and data. */
-const NONCE = "nonce";
 const partName = (route: string) => `part-${route}`;
 /** The name in a marker. */
 const nameOf = (marker: string) => marker.slice(OPEN.length + SECRET.length + 1, -CLOSE.length);
@@ -33,6 +31,11 @@ export function shellRecorder(): ShellRecorder {
 /** A member page's shell: its HTML cut at the markers, and what fills each. */
 export interface MemberShell {
   version: string;
+  /**
+   * The nonce its scripts carry, the same for every member: their pages' policy lists the scripts'
+   * hashes instead (a page's data script is its viewer's own), as visitors' shared pages do.
+   */
+  nonce: string;
   status: number;
   headers: [string, string][];
   /** Text and marker names in turn: text, name, text, …, text. */
@@ -52,7 +55,6 @@ export function cutShell(
   const pieces = html.split(MARKER);
   const names = new Set(pieces.filter((_, index) => index % 2 === 1));
   const expected = [
-    NONCE,
     ...[...recorder.parts.keys()].map(partName),
     ...recorder.islands.map((island) => nameOf(island.marker)),
   ];
@@ -82,17 +84,24 @@ export type RenderIslands = (
   dataOf: (route: string) => unknown,
 ) => string[];
 
-/** The page of `shell` for `viewer`: their parts read, their islands rendered, all in place. */
-export async function composeMemberPage(
-  shell: MemberShell,
-  viewer: Viewer,
-  nonce: string,
-  renderIslands: RenderIslands,
-): Promise<string> {
-  const fills = new Map<string, string>([[NONCE, nonce]]);
-  const dataOf = new Map<string, unknown>();
+/** Each route's part for `viewer`, as the text its islands read, by route. */
+export async function readParts(shell: MemberShell, viewer: Viewer) {
+  const parts = new Map<string, string>();
   for (const [route, read] of shell.recorder.parts) {
-    const text = viewerPartText(route, await read(viewer));
+    parts.set(route, viewerPartText(route, await read(viewer)));
+  }
+  return parts;
+}
+
+/** The page of `shell` for a viewer's `parts`: their islands rendered and all put in place. */
+export function composeMemberPage(
+  shell: MemberShell,
+  parts: ReadonlyMap<string, string>,
+  renderIslands: RenderIslands,
+): string {
+  const fills = new Map<string, string>();
+  const dataOf = new Map<string, unknown>();
+  for (const [route, text] of parts) {
     fills.set(partName(route), inDataScript(text));
     // As the browser will see it: what JSON keeps of the data, no more.
     dataOf.set(route, (JSON.parse(text) as { data: unknown }).data);
@@ -118,10 +127,13 @@ const MEMBER_PAGES: readonly { path: RegExp; reads: readonly string[]; not?: str
   { path: /^\/$/, reads: [], not: "tab" },
   { path: /^\/posts$/, reads: ["page"] },
   { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
+  { path: /^\/posts\/details\/[^/]+$/, reads: ["comments"] },
 ];
 
 /** The address a member page's shell is made and kept under, or undefined for other pages. */
 export function memberPageAddress(pathname: string, search: string): string | undefined {
+  // A client navigation's data (`.data`) is its loaders' answer alone: rendered for the viewer.
+  if (pathname.endsWith(".data")) return undefined;
   const page = MEMBER_PAGES.find((member) => member.path.test(pathname));
   if (!page) return undefined;
   const asked = new URLSearchParams(search);
@@ -137,10 +149,11 @@ export function memberPageAddress(pathname: string, search: string): string | un
 
 /**
  * Shells kept by key (address and theme) for their content version, the most recently used last;
- * at most `maxEntries`. One render makes a shell however many members ask for it at once.
+ * at most `maxEntries`. One render makes a shell however many members ask for it at once, and a
+ * page that is no shell (a draft, a 404) is remembered as none until the content changes.
  */
 export class MemberShells {
-  private readonly entries = new Map<string, MemberShell>();
+  private readonly entries = new Map<string, { version: string; shell?: MemberShell }>();
   private readonly making = new Map<string, Promise<MemberShell | undefined>>();
 
   constructor(private readonly maxEntries: number) {}
@@ -154,7 +167,7 @@ export class MemberShells {
     if (kept?.version === version) {
       this.entries.delete(key);
       this.entries.set(key, kept);
-      return kept;
+      return kept.shell;
     }
     if (kept) this.entries.delete(key);
     const flight = `${version}\n${key}`;
@@ -162,7 +175,7 @@ export class MemberShells {
     if (pending) return pending;
     const made = make().then(
       (shell) => {
-        if (shell) this.keep(key, shell);
+        this.keep(key, { version, ...(shell ? { shell } : {}) });
         return shell;
       },
       () => undefined,
@@ -175,8 +188,8 @@ export class MemberShells {
     }
   }
 
-  private keep(key: string, shell: MemberShell) {
-    this.entries.set(key, shell);
+  private keep(key: string, entry: { version: string; shell?: MemberShell }) {
+    this.entries.set(key, entry);
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.maxEntries) break;
       this.entries.delete(oldest);

@@ -25,6 +25,7 @@ import type { ContentVersion } from "./content-version.js";
 import {
   composeMemberPage,
   cutShell,
+  readParts,
   memberPageAddress,
   MemberShells,
   shellRecorder,
@@ -38,9 +39,10 @@ import {
   sendShared,
   isSearchAddress,
   NOT_FOUND_ADDRESS,
+  PageCache,
+  preferredEncoding,
   sharedPageAddress,
   type CachedPage,
-  type PageCache,
 } from "./page-cache.js";
 
 /**
@@ -54,6 +56,10 @@ const SHARED_PAGE_HEADERS = {
 
 /** Member pages' shells kept at once (each ~20-40 KB, with its islands' closures). */
 const MEMBER_SHELLS_KEPT = 500;
+/** Members' pages kept, each with its compressed forms (~30 KB a page), by what made them. */
+const MEMBER_PAGES_BYTES = 32 * 1024 * 1024;
+/** A member page is made again after this long even when nothing changed (the header's date). */
+const MEMBER_PAGE_MAX_AGE_MS = 10 * 60 * 1000;
 
 export type RenderPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
@@ -278,10 +284,15 @@ export async function registerWebSite(
   });
   const { renderIslands } = build.entry.module as { renderIslands?: RenderIslands };
   const memberShells = renderIslands ? new MemberShells(MEMBER_SHELLS_KEPT) : undefined;
+  const memberPages = new PageCache({
+    maxBytes: MEMBER_PAGES_BYTES,
+    maxAgeMs: MEMBER_PAGE_MAX_AGE_MS,
+  });
 
   /** A member page's shell: the page rendered for every member, in a render slot of its own. */
   const makeShell = async (url: URL, version: string, theme: Theme) => {
     const recorder = shellRecorder();
+    const nonce = randomBytes(16).toString("base64");
     const site = await siteInfo();
     const { response, body } = await rendering.run(async (aside) => {
       // Nothing of the member who asked first: no cookie, no header but what a page needs.
@@ -291,7 +302,7 @@ export async function registerWebSite(
         viewer: undefined,
         shell: recorder,
         secureCookies,
-        cspNonce: recorder.marker("nonce"),
+        cspNonce: nonce,
         theme,
         limit: () => Promise.resolve(undefined),
         outsideRenderSlot: aside,
@@ -300,7 +311,7 @@ export async function registerWebSite(
     });
     if (response.status !== 200 || response.headers.has("set-cookie")) return undefined;
     const headers = [...response.headers].filter(([name]) => name !== "cache-control");
-    return cutShell(body, recorder, { version, status: response.status, headers });
+    return cutShell(body, recorder, { version, nonce, status: response.status, headers });
   };
 
   /**
@@ -323,21 +334,47 @@ export async function registerWebSite(
       }),
     );
     if (!shell) return false;
-    const cspNonce = randomBytes(16).toString("base64");
-    const page = await composeMemberPage(shell, viewer, cspNonce, renderIslands);
-    if (options.verifyMemberPages) {
-      const whole = await renderWhole(request, url, viewer, cspNonce);
-      const differs = firstDifference(page, whole);
-      if (differs !== undefined) {
-        throw new Error(`A member page differs from its whole render at ${address}: ${differs}`);
+    // A viewer's page is kept by what makes it (the shell and their parts), so a member who reads
+    // it again, their parts unchanged, costs their reads alone; any change is another page.
+    const parts = await readParts(shell, viewer);
+    const pageKey = `${key}\n${[...parts.values()].join("\n")}`;
+    let page = memberPages.get(pageKey, version, Date.now());
+    if (!page) {
+      const html = composeMemberPage(shell, parts, renderIslands);
+      if (options.verifyMemberPages) {
+        const whole = await renderWhole(request, url, viewer, shell.nonce);
+        const differs = firstDifference(html, whole);
+        if (differs !== undefined) {
+          throw new Error(`A member page differs from its whole render at ${address}: ${differs}`);
+        }
       }
+      const body = Buffer.from(html);
+      page = {
+        version,
+        status: shell.status,
+        storedAt: Date.now(),
+        contentType: "text/html; charset=utf-8",
+        body,
+        etag: "",
+        csp: pageCsp(inlineScriptHashes(html, shell.nonce), siteOrigin, imageOrigins),
+        encoded: new Map(),
+      };
+      memberPages.set(pageKey, page);
     }
-    reply.status(shell.status);
+    reply.status(page.status ?? 200);
     for (const [name, value] of shell.headers) void reply.header(name, value);
     void reply
-      .header("content-security-policy", pageCsp([`'nonce-${cspNonce}'`], siteOrigin, imageOrigins))
+      .header("content-security-policy", page.csp)
       .header("cache-control", "private, no-store")
-      .send(page);
+      .header("vary", "Cookie, Accept-Encoding");
+    const encoding = preferredEncoding(request.headers["accept-encoding"]);
+    if (!encoding) {
+      void reply.send(page.body);
+      return true;
+    }
+    void reply
+      .header("content-encoding", encoding)
+      .send(memberPages.encode(pageKey, page, encoding));
     return true;
   };
 

@@ -48,9 +48,6 @@ async function page(path: string, headers: Record<string, string>) {
   return { response, html, ran: queries.slice(before) };
 }
 
-const nonceOf = (response: Response) =>
-  /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
-
 /** Whether the Save button of the card or post titled `title` is pressed ("true" or "false"). */
 const saveButtonOf = (html: string, title: string) =>
   new RegExp(
@@ -83,10 +80,15 @@ describe("a member page from its shell", () => {
     }
   });
 
-  it("carries nothing of one viewer to another: name, menu, bell, saved state, nonce", async () => {
+  it("carries nothing of one viewer to another: name, menu, bell, saved state, scripts", async () => {
     await api.put(`/api/posts/bookmark/${post._id}`, undefined, { token: reader.token });
     await addComment(api, reader, post._id, "They smell of tea.");
-    for (const path of ["/", "/posts", `/posts/categories/${category}`]) {
+    for (const path of [
+      "/",
+      "/posts",
+      `/posts/categories/${category}`,
+      `/posts/details/${post._id}`,
+    ]) {
       const readers = await page(path, as(reader));
       const writers = await page(path, as(writer));
       const admins = await page(path, as(admin));
@@ -106,12 +108,40 @@ describe("a member page from its shell", () => {
       expect(admins.html).toContain("Admin Dashboard");
       expect(readers.html).not.toContain("Admin Dashboard");
 
-      const readerNonce = nonceOf(readers.response);
-      expect(readerNonce).toBeDefined();
-      expect(readers.html).toContain(`nonce="${readerNonce ?? ""}"`);
-      expect(writers.html).not.toContain(readerNonce);
+      // No nonce of anyone's: the policy lists the scripts' hashes, the reader's data script's too.
+      const policy = readers.response.headers.get("content-security-policy") ?? "";
+      expect(policy).not.toContain("'nonce-");
+      expect(policy).toContain("'sha256-");
+      expect(writers.response.headers.get("content-security-policy")).not.toBe(policy);
       expect(readers.response.headers.get("cache-control")).toBe("private, no-store");
     }
+  });
+
+  it("gives each viewer their own tools on the post page, and only on their own content", async () => {
+    const path = `/posts/details/${post._id}`;
+    const writers = (await page(path, as(writer))).html;
+    const readers = (await page(path, as(reader))).html;
+    const admins = (await page(path, as(admin))).html;
+    // The author edits the post (its Markdown reaches them alone); an admin may delete it.
+    expect(writers).toContain("Edit Post");
+    expect(readers).not.toContain("Edit Post");
+    expect(admins).not.toContain("Edit Post");
+    expect(admins).toContain("Delete Post");
+    expect(readers).not.toContain("Delete Post");
+    // The reader's comment: its tools for the reader, a Report menu for the others; and no one
+    // reports their own post. So the writer's one menu is the comment's, the reader's the post's.
+    const reportMenus = (html: string) => html.split('class="report-menu"').length - 1;
+    const reportsPost = (html: string) =>
+      /class="report-menu"(?:(?!<\/details>)[^])*name="postId"/.test(html);
+    expect(readers).toContain('aria-label="Edit comment"');
+    expect(writers).not.toContain('aria-label="Edit comment"');
+    expect(reportMenus(writers)).toBe(1);
+    expect(reportsPost(writers)).toBe(false);
+    expect(reportMenus(readers)).toBe(1);
+    expect(reportsPost(readers)).toBe(true);
+    // Only the author is not offered a Follow.
+    expect(writers).not.toContain(`Follow ${writer.username}`);
+    expect(readers).toMatch(new RegExp(`aria-label="(?:Follow|Following) ${writer.username}"`));
   });
 
   it("shows a viewer's write on their next page, and anyone's write on everyone's", async () => {
@@ -130,7 +160,13 @@ describe("a member page from its shell", () => {
     expect(system.html).not.toContain("data-theme=");
   });
 
-  it("is not used for a member's own feed, nor for a visitor", async () => {
+  it("is not used for a client navigation's data, a member's own feed, nor a visitor", async () => {
+    const data = await fetch(`${server.url}/posts/details/${post._id}.data`, {
+      headers: as(reader),
+    });
+    expect(data.status).toBe(200);
+    expect(data.headers.get("content-type")).toContain("text/x-script");
+
     await api.put(`/api/users/follow/${writer.id}`, undefined, { token: reader.token });
     const feed = await page("/?tab=following", as(reader));
     expect(feed.html).toContain("From writers you follow");

@@ -1,25 +1,28 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { CommentCreateSchema } from "../../../contract/content.js";
 import type { CommentThread } from "../../../core/comments/threads.js";
 import { shortDate } from "../../ui/format.js";
 import { TextAreaField } from "../forms/field.js";
 import { useClientValidation } from "../forms/form-state.js";
-import { CommentTools, type Result } from "../posts/post-interactions.js";
-import { ReportMenu } from "../reports/report-menu.js";
+import type { Result } from "../posts/post-interactions.js";
 import { CommentText } from "./comment-text.js";
 
 /** Replies shown before a thread folds the rest under "Show N more". */
 export const REPLIES_SHOWN = 3;
 
-type Comment = NonNullable<CommentThread["comment"]>;
+export type Comment = NonNullable<CommentThread["comment"]>;
 
 interface Viewing {
   signedIn: boolean;
-  viewerId: string | undefined;
-  /** The comments the viewer may edit and delete (SPEC.md 6: only their author). */
-  editable: ReadonlySet<string>;
   result: Result;
+  /**
+   * What the viewer's own comment shows after its date (its edit and delete tools, SPEC.md 6:
+   * only its author sees them); nothing on others'. A viewer's island (decision 021).
+   */
+  ownTools: (comment: Comment) => ReactNode;
+  /** The Report menu on others' comments, none on the viewer's own: an island too. */
+  reportMenu: (comment: Comment) => ReactNode;
 }
 
 const ReplyTextSchema = CommentCreateSchema.pick({ text: true });
@@ -82,9 +85,7 @@ function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing 
           {comment.userName}
         </Link>
         <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
-        {viewing.editable.has(comment._id) ? (
-          <CommentTools commentId={comment._id} text={comment.text} result={viewing.result} />
-        ) : null}
+        {viewing.ownTools(comment)}
       </div>
       <p>
         <CommentText text={comment.text} />
@@ -92,9 +93,7 @@ function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing 
       {viewing.signedIn ? (
         <div className="comment-actions">
           <ReplyForm comment={comment} result={viewing.result} />
-          {comment.user._id === viewing.viewerId ? null : (
-            <ReportMenu target={{ commentId: comment._id }} what="comment" />
-          )}
+          {viewing.reportMenu(comment)}
         </div>
       ) : null}
     </article>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { Form, useNavigation, useParams } from "react-router";
 import {
   CommentCreateSchema,
@@ -64,27 +64,33 @@ function LikerList({ likes }: { likes: Liker[] }) {
   );
 }
 
-/** The like toggle (solid when the viewer likes it), the count, and who liked: on hover, or in a modal. */
-export function Likes(props: { likes: Liker[]; count: number; liked: boolean; signedIn: boolean }) {
+/** The like toggle: solid when the viewer likes the post. */
+export function LikeButton({ liked }: { liked: boolean }) {
+  return (
+    <Form method="post" className="inline-form">
+      <input type="hidden" name="intent" value="like" />
+      <button
+        type="submit"
+        className={`like-button${liked ? " liked" : ""}`}
+        aria-pressed={liked}
+        aria-label={liked ? "Unlike" : "Like"}
+      >
+        <HeartIcon filled={liked} />
+      </button>
+    </Form>
+  );
+}
+
+/**
+ * The like toggle (`toggle`, a member's; a plain heart for visitors), the count, and who liked: on
+ * hover, or in a modal.
+ */
+export function Likes(props: { likes: Liker[]; count: number; toggle: ReactNode }) {
   const [open, setOpen] = useState(false);
   const label = `${String(props.count)} ${props.count === 1 ? "like" : "likes"}`;
   return (
     <div className="likes-bar">
-      {props.signedIn ? (
-        <Form method="post" className="inline-form">
-          <input type="hidden" name="intent" value="like" />
-          <button
-            type="submit"
-            className={`like-button${props.liked ? " liked" : ""}`}
-            aria-pressed={props.liked}
-            aria-label={props.liked ? "Unlike" : "Like"}
-          >
-            <HeartIcon filled={props.liked} />
-          </button>
-        </Form>
-      ) : (
-        <HeartIcon />
-      )}
+      {props.toggle ?? <HeartIcon />}
       <div className="likers-hover">
         <button
           type="button"
@@ -260,7 +266,7 @@ export function CommentTools(props: { commentId: string; text: string; result: R
         className="icon-button small danger"
         icon={<TrashIcon />}
       />
-      <Modal title="Edit Comment" open={open} onClose={close}>
+      <Modal title="Edit Comment" titleId={`${intent}-title`} open={open} onClose={close}>
         <Form method="post" noValidate onSubmit={onSubmit} className="form" id={intent}>
           <input type="hidden" name="intent" value="edit-comment" />
           <input type="hidden" name="commentId" value={props.commentId} />
@@ -339,7 +345,7 @@ export function OwnerTools(props: {
         fields={{ intent: "delete-post" }}
         className="button button-small button-danger"
       />
-      <Modal title="Update Post" open={editing} onClose={close}>
+      <Modal title="Update Post" titleId="update-post-title" open={editing} onClose={close}>
         <Form method="post" noValidate onSubmit={onSubmit} className="form">
           <input type="hidden" name="intent" value="edit-post" />
           <Field label="Title" name="title" defaultValue={props.post.title} error={errors.title} />

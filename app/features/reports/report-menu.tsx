@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
 import { useFetcher, useLocation } from "react-router";
 import { REPORT_NOTE_MAX, REPORT_REASONS } from "../../../contract/moderation.js";
 
@@ -18,7 +18,6 @@ export function ReportMenu(props: {
   /** post, comment or user: what the form's legend names. */
   what: string;
 }) {
-  const id = useId();
   const location = useLocation();
   const fetcher = useFetcher<{ ok: boolean; message: string }>();
   // Set once hydrated: the answer can then come back in place instead of by a redirect.
@@ -27,6 +26,8 @@ export function ReportMenu(props: {
     setInPlace(true);
   }, []);
   const [[field, value] = ["", ""]] = Object.entries(props.target);
+  // From what it reports, not useId: a menu may be a viewer's island (decision 021).
+  const id = `report-${field}-${value}`;
   return (
     <details className="report-menu">
       <summary>Report</summary>
