@@ -285,13 +285,13 @@ async function main() {
       ["HTML /", get("/")],
       ["HTML /posts?page=2", get("/posts?page=2")],
       ["HTML /posts/details/{id}", get(`/posts/details/${postId}`)],
-      ["HTML / signed in (rendered each time)", get("/", signedIn)],
+      ["HTML / signed in", get("/", signedIn)],
       [
-        "HTML /posts/details/{id} signed in (rendered each time)",
+        "HTML /posts/details/{id} signed in",
         get(`/posts/details/${postId}`, signedIn),
       ],
       [
-        "HTML /posts/details/{long Markdown} signed in (rendered each time)",
+        "HTML /posts/details/{long Markdown} signed in",
         get(`/posts/details/${longPostId}`, signedIn),
       ],
       ["JSON /api/posts?pageNumber=1", get("/api/posts?pageNumber=1")],
