@@ -11,7 +11,7 @@ import {
   type RouteObject,
   type ServerBuild,
 } from "react-router";
-import type { SiteInfo, Viewer } from "../../app/context.js";
+import type { ShellRecorder, SiteInfo, Viewer } from "../../app/context.js";
 import { findSessionUser } from "../../core/auth/sessions.js";
 import type { CoreDeps } from "../../core/deps.js";
 import { actorOf } from "../../core/users/policies.js";
@@ -289,26 +289,36 @@ export async function registerWebSite(
     maxAgeMs: MEMBER_PAGE_MAX_AGE_MS,
   });
 
-  /** A member page's shell: the page rendered for every member, in a render slot of its own. */
-  const makeShell = async (url: URL, version: string, theme: Theme) => {
-    const recorder = shellRecorder();
-    const nonce = randomBytes(16).toString("base64");
+  /**
+   * A page read as a member's page is made, in a render slot: from its address alone (no cookie,
+   * no header but what a page needs), for `viewer`, or for every member when `shell` is given.
+   */
+  const renderMemberPage = async (
+    url: URL,
+    page: { viewer?: Viewer; shell?: ShellRecorder; nonce: string; theme: Theme },
+  ) => {
     const site = await siteInfo();
-    const { response, body } = await rendering.run(async (aside) => {
-      // Nothing of the member who asked first: no cookie, no header but what a page needs.
+    return rendering.run(async (aside) => {
       const answer = await handle(new Request(url, { headers: { accept: "text/html" } }), {
         deps,
         site,
-        viewer: undefined,
-        shell: recorder,
+        viewer: page.viewer,
+        ...(page.shell ? { shell: page.shell } : {}),
         secureCookies,
-        cspNonce: nonce,
-        theme,
+        cspNonce: page.nonce,
+        theme: page.theme,
         limit: () => Promise.resolve(undefined),
         outsideRenderSlot: aside,
       });
       return { response: answer, body: await answer.text() };
     });
+  };
+
+  /** A member page's shell: the page rendered for every member. */
+  const makeShell = async (url: URL, version: string, theme: Theme) => {
+    const recorder = shellRecorder();
+    const nonce = randomBytes(16).toString("base64");
+    const { response, body } = await renderMemberPage(url, { shell: recorder, nonce, theme });
     if (response.status !== 200 || response.headers.has("set-cookie")) return undefined;
     const headers = [...response.headers].filter(([name]) => name !== "cache-control");
     return cutShell(body, recorder, { version, nonce, status: response.status, headers });
@@ -342,8 +352,8 @@ export async function registerWebSite(
     if (!page) {
       const html = composeMemberPage(shell, parts, renderIslands);
       if (options.verifyMemberPages) {
-        const whole = await renderWhole(request, url, viewer, shell.nonce);
-        const differs = firstDifference(html, whole);
+        const whole = await renderMemberPage(url, { viewer, nonce: shell.nonce, theme });
+        const differs = firstDifference(html, whole.body);
         if (differs !== undefined) {
           throw new Error(`A member page differs from its whole render at ${address}: ${differs}`);
         }
@@ -376,29 +386,6 @@ export async function registerWebSite(
       .header("content-encoding", encoding)
       .send(memberPages.encode(pageKey, page, encoding));
     return true;
-  };
-
-  /** The whole page for `viewer`, as it is rendered without a shell (to check a shell's page). */
-  const renderWhole = async (
-    request: FastifyRequest,
-    url: URL,
-    viewer: Viewer,
-    cspNonce: string,
-  ) => {
-    const site = await siteInfo();
-    return rendering.run(async (aside) => {
-      const answer = await handle(new Request(url, { headers: { accept: "text/html" } }), {
-        deps,
-        site,
-        viewer,
-        secureCookies,
-        cspNonce,
-        theme: themeOfRequest(request),
-        limit: () => Promise.resolve(undefined),
-        outsideRenderSlot: aside,
-      });
-      return answer.text();
-    });
   };
 
   const renderPage: RenderPage = async (request, reply) => {
