@@ -119,9 +119,8 @@ export function composeMemberPage(
 }
 
 /**
- * The member pages made from shells, with the query parameters each reads (as the visitors'
- * shared pages, page-cache.ts): only pages whose every part that differs between members is an
- * island. The home's Following tab is each reader's own, so it is rendered whole.
+ * The member pages made from shells, with the page numbers each reads (as the visitors' shared
+ * pages, page-cache.ts): only pages whose every part that differs between members is an island. The home's Following tab is each reader's own, so it is rendered whole.
  */
 const MEMBER_PAGES: readonly { path: RegExp; reads: readonly string[]; not?: string }[] = [
   { path: /^\/$/, reads: [], not: "tab" },
@@ -140,23 +139,31 @@ export function memberPageAddress(pathname: string, search: string): string | un
   if (page.not !== undefined && asked.has(page.not)) return undefined;
   const kept = new URLSearchParams();
   for (const name of page.reads) {
-    const value = asked.get(name);
-    if (value !== null) kept.set(name, value);
+    // Page numbers only, written one way: anything else reads as no number (the default page),
+    // so a member cannot make a shell of the same page under many addresses.
+    const value = Number(asked.get(name));
+    if (Number.isSafeInteger(value) && value >= 1) kept.set(name, String(value));
   }
   const query = kept.toString();
   return query ? `${pathname}?${query}` : pathname;
 }
 
+/** What a shell holds, roughly: its HTML, and as much again in the data its islands close over. */
+const sizeOf = (shell: MemberShell | undefined) =>
+  shell ? 2 * shell.pieces.reduce((total, piece) => total + piece.length, 0) : 200;
+
 /**
- * Shells kept by key (address and theme) for their content version, the most recently used last;
- * at most `maxEntries`. One render makes a shell however many members ask for it at once, and a
- * page that is no shell (a draft, a 404) is remembered as none until the content changes.
+ * Shells kept by key (address, theme and day) for their content version, the most recently used
+ * last, within a byte budget. One render makes a shell however many members ask for it at once,
+ * and a page that is no shell (a draft, a 404, a redirect) is remembered as none until the content
+ * changes; a render that failed is not remembered.
  */
 export class MemberShells {
   private readonly entries = new Map<string, { version: string; shell?: MemberShell }>();
   private readonly making = new Map<string, Promise<MemberShell | undefined>>();
+  private bytes = 0;
 
-  constructor(private readonly maxEntries: number) {}
+  constructor(private readonly maxBytes: number) {}
 
   async get(
     key: string,
@@ -169,7 +176,7 @@ export class MemberShells {
       this.entries.set(key, kept);
       return kept.shell;
     }
-    if (kept) this.entries.delete(key);
+    if (kept) this.forget(key, kept);
     const flight = `${version}\n${key}`;
     const pending = this.making.get(flight);
     if (pending) return pending;
@@ -178,6 +185,7 @@ export class MemberShells {
         this.keep(key, { version, ...(shell ? { shell } : {}) });
         return shell;
       },
+      // Not remembered: the next member asks again.
       () => undefined,
     );
     this.making.set(flight, made);
@@ -189,10 +197,18 @@ export class MemberShells {
   }
 
   private keep(key: string, entry: { version: string; shell?: MemberShell }) {
+    const old = this.entries.get(key);
+    if (old) this.forget(key, old);
     this.entries.set(key, entry);
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) break;
-      this.entries.delete(oldest);
+    this.bytes += sizeOf(entry.shell);
+    for (const [oldestKey, oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.forget(oldestKey, oldest);
     }
+  }
+
+  private forget(key: string, entry: { shell?: MemberShell }) {
+    this.entries.delete(key);
+    this.bytes -= sizeOf(entry.shell);
   }
 }

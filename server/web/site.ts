@@ -54,11 +54,11 @@ const SHARED_PAGE_HEADERS = {
   vary: "Cookie, Accept-Encoding",
 };
 
-/** Member pages' shells kept at once (each ~20-40 KB, with its islands' closures). */
-const MEMBER_SHELLS_KEPT = 500;
+/** Member pages' shells kept at once, with the data their islands close over. */
+const MEMBER_SHELLS_BYTES = 32 * 1024 * 1024;
 /** Members' pages kept, each with its compressed forms (~30 KB a page), by what made them. */
 const MEMBER_PAGES_BYTES = 32 * 1024 * 1024;
-/** A member page is made again after this long even when nothing changed (the header's date). */
+/** A member's page is made again after this long even when nothing changed. */
 const MEMBER_PAGE_MAX_AGE_MS = 10 * 60 * 1000;
 
 export type RenderPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
@@ -283,7 +283,7 @@ export async function registerWebSite(
     publicUrl: config.publicUrl,
   });
   const { renderIslands } = build.entry.module as { renderIslands?: RenderIslands };
-  const memberShells = renderIslands ? new MemberShells(MEMBER_SHELLS_KEPT) : undefined;
+  const memberShells = renderIslands ? new MemberShells(MEMBER_SHELLS_BYTES) : undefined;
   const memberPages = new PageCache({
     maxBytes: MEMBER_PAGES_BYTES,
     maxAgeMs: MEMBER_PAGE_MAX_AGE_MS,
@@ -335,12 +335,14 @@ export async function registerWebSite(
     const viewer = await viewerOf(deps, request, secureCookies);
     if (!viewer) return false;
     const theme = themeOfRequest(request);
-    const key = theme === "system" ? address : `${address} theme=${theme}`;
+    // The header shows the day: a shell is made again when it changes.
+    const day = new Date().toISOString().slice(0, 10);
+    const key = `${address} theme=${theme} ${day}`;
     const url = new URL(address, siteOrigin);
     const shell = await memberShells.get(key, version, () =>
       makeShell(url, version, theme).catch((error: unknown) => {
         request.log.error({ err: error }, "could not make a member page's shell");
-        return undefined;
+        throw error;
       }),
     );
     if (!shell) return false;

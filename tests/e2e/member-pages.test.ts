@@ -153,6 +153,35 @@ describe("a member page from its shell", () => {
     expect((await page("/posts", as(writer))).html).toContain("Frost on the glass");
   });
 
+  it("is one shell for every spelling of a page number", async () => {
+    const { databaseUrl } = server.config;
+    const counted: string[] = [];
+    const plain = await startTestServer(
+      { DATA_DIR: server.dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+      { verifyMemberPages: false, onQuery: (sql) => counted.push(sql) },
+    );
+    try {
+      const listReads = async (path: string) => {
+        const before = counted.length;
+        const response = await fetch(`${plain.url}${path}`, { headers: as(reader) });
+        expect(response.status).toBe(200);
+        await response.text();
+        return counted.slice(before).filter((sql) => /from "categories"/.test(sql)).length;
+      };
+      // A shell is made once (the root reads the categories for it), whatever the spelling.
+      expect(await listReads("/posts?page=1")).toBe(1);
+      for (const spelling of ["/posts?page=01", "/posts?page=1.0", "/posts?page=%2B1"]) {
+        expect(await listReads(spelling), spelling).toBe(0);
+      }
+      expect(await listReads("/posts")).toBe(1);
+      for (const spelling of ["/posts?page=one", "/posts?page=-3", "/posts?page=1e999"]) {
+        expect(await listReads(spelling), spelling).toBe(0);
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+
   it("is made for each theme apart, and equal to the whole page in each", async () => {
     const dark = await page("/posts", as(reader, "theme=dark"));
     expect(dark.html).toContain('data-theme="dark"');
