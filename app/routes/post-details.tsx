@@ -77,13 +77,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   try {
     const { deps } = context;
     const actor = context.viewer?.actor;
-    const [post, comments] = await Promise.all([
-      getPost(deps, actor, params.id, false),
-      listCommentThreads(deps, params.id, {
-        page: pageParam(request.url, "comments"),
-        perPage: THREADS_PER_PAGE,
-      }),
-    ]);
+    // The post first: one a shell may not show (a draft, for every member) is refused before the
+    // rest is read, and the page is then rendered whole for its viewer (decision 021).
+    const post = await getPost(deps, actor, params.id, false);
+    const comments = await listCommentThreads(deps, params.id, {
+      page: pageParam(request.url, "comments"),
+      perPage: THREADS_PER_PAGE,
+    });
     // The author box after the post: what their profile says of them, never their e-mail.
     const { bio, socialMedia } = await getProfileBasics(deps, undefined, post.user._id, {
       withPosts: false,

@@ -325,15 +325,19 @@ export async function registerWebSite(
   };
 
   /**
-   * Sends a signed-in member's page from its shell (decision 021); false when there is none (no
-   * session, a page that is no shell), and the page is then rendered whole.
+   * Sends a signed-in member's page from its shell (decision 021) and says "sent"; otherwise (no
+   * session, a page that is no shell) the page is rendered whole, for the viewer read here if any.
    */
-  const renderForMember = async (request: FastifyRequest, reply: FastifyReply, address: string) => {
-    if (!memberShells || !renderIslands) return false;
+  const renderForMember = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    address: string,
+  ): Promise<"sent" | { viewer: Viewer | undefined } | undefined> => {
+    if (!memberShells || !renderIslands) return undefined;
     const version = await contentVersion.current();
-    if (version === undefined) return false;
+    if (version === undefined) return undefined;
     const viewer = await viewerOf(deps, request, secureCookies);
-    if (!viewer) return false;
+    if (!viewer) return { viewer };
     const theme = themeOfRequest(request);
     // The header shows the day: a shell is made again when it changes.
     const day = new Date().toISOString().slice(0, 10);
@@ -345,7 +349,7 @@ export async function registerWebSite(
         throw error;
       }),
     );
-    if (!shell) return false;
+    if (!shell) return { viewer };
     // A viewer's page is kept by what makes it (the shell and their parts), so a member who reads
     // it again, their parts unchanged, costs their reads alone; any change is another page.
     const parts = await readParts(shell, viewer);
@@ -382,12 +386,12 @@ export async function registerWebSite(
     const encoding = preferredEncoding(request.headers["accept-encoding"]);
     if (!encoding) {
       void reply.send(page.body);
-      return true;
+      return "sent";
     }
     void reply
       .header("content-encoding", encoding)
       .send(memberPages.encode(pageKey, page, encoding));
-    return true;
+    return "sent";
   };
 
   const renderPage: RenderPage = async (request, reply) => {
@@ -395,17 +399,19 @@ export async function registerWebSite(
     const memberAddress = mayServeMember(request, sessionCookie)
       ? memberPageAddress(asked.pathname, asked.search)
       : undefined;
-    if (memberAddress !== undefined) {
-      // (A reply is thenable: it is returned here, never from an async function that awaits it.)
-      if (await renderForMember(request, reply, memberAddress)) return reply;
-    }
+    // (A reply is thenable: it is returned here, never from an async function that awaits it.)
+    const member =
+      memberAddress === undefined
+        ? undefined
+        : await renderForMember(request, reply, memberAddress);
+    if (member === "sent") return reply;
     const address = mayShare(request, sessionCookie)
       ? (sharedPageAddress(asked.pathname, asked.search) ??
         (isUnknownPath(asked.pathname) ? NOT_FOUND_ADDRESS : undefined))
       : undefined;
     // A shared page is made from its address alone (cache on or off), so it shows exactly what it
     // is kept under.
-    if (address === undefined) return renderFresh(request, reply, asked, undefined);
+    if (address === undefined) return renderFresh(request, reply, asked, undefined, member);
     const url = new URL(address, siteOrigin);
     const version = await contentVersion.current();
     if (version === undefined) return renderFresh(request, reply, url, undefined);
@@ -434,6 +440,8 @@ export async function registerWebSite(
      * the status it is kept with (any other, a 500, is not kept).
      */
     keep: { key: string; version: string; cache: PageCache; status: number } | undefined,
+    /** The viewer, when the request's session was read already. */
+    known?: { viewer: Viewer | undefined },
   ) => {
     const cspNonce = randomBytes(16).toString("base64");
     const controller = new AbortController();
@@ -442,7 +450,7 @@ export async function registerWebSite(
     reply.raw.once("close", () => {
       if (!reply.raw.writableFinished) controller.abort();
     });
-    const viewer = await viewerOf(deps, request, secureCookies);
+    const viewer = known ? known.viewer : await viewerOf(deps, request, secureCookies);
     const site = await siteInfo();
     const { response, body } = await rendering.run(async (aside) => {
       const answer = await handle(toWebRequest(request, url, controller.signal), {
