@@ -286,10 +286,7 @@ async function main() {
       ["HTML /posts?page=2", get("/posts?page=2")],
       ["HTML /posts/details/{id}", get(`/posts/details/${postId}`)],
       ["HTML / signed in", get("/", signedIn)],
-      [
-        "HTML /posts/details/{id} signed in",
-        get(`/posts/details/${postId}`, signedIn),
-      ],
+      ["HTML /posts/details/{id} signed in", get(`/posts/details/${postId}`, signedIn)],
       [
         "HTML /posts/details/{long Markdown} signed in",
         get(`/posts/details/${longPostId}`, signedIn),
