@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
@@ -62,7 +63,8 @@ describe("security headers over plain HTTP", () => {
   it("are on pages rendered for a signed-in reader, with a fresh nonce on each render", async () => {
     const nonces: string[] = [];
     for (let i = 0; i < 2; i += 1) {
-      const response = await fetch(`${server.url}/posts/details/${post._id}`, {
+      // The reading list is rendered whole for its reader (not from a shell, decision 021).
+      const response = await fetch(`${server.url}/reading-list`, {
         headers: { cookie: `session=${member.token}` },
       });
       expect(response.status).toBe(200);
@@ -78,6 +80,32 @@ describe("security headers over plain HTTP", () => {
       for (const [, attributes] of scripts) expect(attributes).toContain(`nonce="${nonce?.[1]}"`);
     }
     expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it("are on member pages made from a shell, allowing exactly their own inline scripts", async () => {
+    const response = await fetch(`${server.url}/posts/details/${post._id}`, {
+      headers: { cookie: `session=${member.token}` },
+    });
+    expect(response.status).toBe(200);
+    expectBaseHeaders(response.headers, "member page");
+    const policy = response.headers.get("content-security-policy") ?? "";
+    expect(policy).not.toContain("'nonce-");
+    // Each inline script (the viewer's data script too) by its hash, and nothing else inline.
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([^]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    const hashes = new Set(
+      scripts.map(
+        ([, content]) =>
+          `'sha256-${createHash("sha256")
+            .update(content ?? "", "utf8")
+            .digest("base64")}'`,
+      ),
+    );
+    const allowed = (directives(policy).get("script-src") ?? []).filter((source) =>
+      source.startsWith("'sha256-"),
+    );
+    expect(new Set(allowed)).toEqual(hashes);
   });
 
   it("are on shared anonymous pages, the not-found page and form answers", async () => {
