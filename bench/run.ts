@@ -5,6 +5,7 @@
  *
  *   npm run bench -- --posts 2000 --duration 5 --connections 10
  *   npm run bench -- --only search --posts 100000   # the search rows alone, at 100,000 posts
+ *   npm run bench -- --only mixed   # the mixed workload alone (and the ceiling)
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,12 +30,15 @@ const { values: options } = parseArgs({
     port: { type: "string", default: "3900" },
     runs: { type: "string", default: "1" },
     "skip-build": { type: "boolean", default: false },
-    /** `search`: only the search rows (and the ceiling they are compared with). */
+    /** `search` or `mixed`: only those rows (and the ceiling they are compared with). */
     only: { type: "string", default: "" },
   },
 });
-if (options.only !== "" && options.only !== "search") throw new Error("--only takes: search");
+if (!["", "search", "mixed"].includes(options.only)) {
+  throw new Error("--only takes: search, mixed");
+}
 const onlySearch = options.only === "search";
+const onlyMixed = options.only === "mixed";
 const num = (name: keyof typeof options) => {
   const value = Number(options[name]);
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`);
@@ -280,7 +284,7 @@ async function main() {
     const get = (pathname: string, headers?: Record<string, string>) => ({
       requests: [{ method: "GET" as const, path: pathname, ...(headers ? { headers } : {}) }],
     });
-    return [
+    const targets: [string, Partial<autocannon.Options>][] = [
       ["ceiling GET /livez", get("/livez")],
       ["HTML /", get("/")],
       ["HTML /posts?page=2", get("/posts?page=2")],
@@ -320,6 +324,9 @@ async function main() {
       ],
       [`JSON /api/posts (all ${String(sizes.posts)} posts, streamed)`, get("/api/posts")],
     ];
+    return onlyMixed
+      ? targets.filter(([name]) => name.startsWith("ceiling") || name.startsWith("mixed"))
+      : targets;
   };
   // With PAGE_CACHE=off every request reads the database and renders: what a page really costs.
   const uncachedTargets = (): [string, Partial<autocannon.Options>][] =>
@@ -363,12 +370,16 @@ async function main() {
     for (let run = 1; run <= runs; run += 1) {
       process.stdout.write(`\n== run ${String(run)} of ${String(runs)}\n`);
       const cached = onlySearch ? undefined : await pass({}, connectionCounts, cachedTargets);
-      const uncached = onlySearch
+      const uncached =
+        onlySearch || onlyMixed
+          ? undefined
+          : await pass({ PAGE_CACHE: "off" }, [10], uncachedTargets);
+      const kept = onlyMixed ? undefined : await pass({}, [10], searchTargets(false));
+      const fresh = onlyMixed
         ? undefined
-        : await pass({ PAGE_CACHE: "off" }, [10], uncachedTargets);
-      const kept = await pass({}, [10], searchTargets(false));
-      const fresh = await pass({ PAGE_CACHE: "off" }, [10], searchTargets(true));
+        : await pass({ PAGE_CACHE: "off" }, [10], searchTargets(true));
       const first = cached ?? kept;
+      if (!first) throw new Error("a run measured nothing");
       done.push({
         startMs: first.startMs,
         idleMb: first.idle.rssMb,
@@ -377,12 +388,12 @@ async function main() {
         results: [
           ...(cached?.results ?? []),
           ...(uncached?.results ?? []),
-          ...kept.results,
-          ...fresh.results,
+          ...(kept?.results ?? []),
+          ...(fresh?.results ?? []),
         ],
       });
     }
-    if (!onlySearch) {
+    if (!onlySearch && !onlyMixed) {
       const { child } = await startServer(base, env);
       const exited = new Promise((resolve) => child.once("exit", resolve));
       try {

@@ -7,6 +7,7 @@ import type { Mailer } from "./mail/mailer.js";
 import type { Storage } from "./media/storage.js";
 import type { RenderedBody, RenderOptions } from "./posts/body.js";
 import type { Clock } from "./shared/clock.js";
+import type { ContentScope } from "./shared/content-changes.js";
 
 /** Everything the domain services need from the outside world, wired once by the host. */
 export interface CoreDeps {
@@ -35,9 +36,10 @@ export interface CoreDeps {
   /**
    * Told after every write that may have changed what visitors see (`changingContent`), before
    * the service returns; never throws. Sign-ins, sign-outs, tokens and refused writes change no
-   * page, so anyone sending them cannot make the host drop its kept renders.
+   * page, so anyone sending them cannot make the host drop its kept renders. With a `scope`, the
+   * write changed that alone (a post's likes or comments), and only what shows it is made again.
    */
-  contentChanged: () => Promise<void>;
+  contentChanged: (scope?: ContentScope) => Promise<void>;
   /**
    * Told when a post is scheduled to go live at `at`, so this instance's publisher wakes then
    * rather than at its next regular check (decision 011).

@@ -300,8 +300,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     renderMarkdown: (source, options) => bodies.render(source, options),
     // Moved on by the services that change what visitors see, before their answer leaves, so the
     // next request on any instance renders afresh (decision 005).
-    contentChanged: () =>
-      contentVersion.bump().catch((error: unknown) => {
+    contentChanged: (scope) =>
+      contentVersion.bump(scope).catch((error: unknown) => {
         server.log.error({ err: error }, "could not move the content version on");
       }),
     newAccountBrakes: config.newAccountLimits,

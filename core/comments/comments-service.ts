@@ -124,6 +124,7 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
           await notify(trx, deps, actor, { kind: "comment", recipientId: post.user_id, ...about });
         }
       }),
+      { postId: post.id },
     );
   } catch (error) {
     // The post was deleted between the check and the insert.
@@ -138,12 +139,15 @@ export async function updateComment(deps: CoreDeps, actor: Actor, id: string, bo
   const comment = await requireComment(deps, id);
   if (!canEditComment(actor, comment)) throw forbidden(commentMessages.notAuthor);
   const { text } = validate(CommentUpdateSchema, body);
-  await changingContent(deps, () =>
-    deps.db
-      .updateTable("comments")
-      .set({ text, updated_at: iso(deps.clock()) })
-      .where("id", "=", comment.id)
-      .execute(),
+  await changingContent(
+    deps,
+    () =>
+      deps.db
+        .updateTable("comments")
+        .set({ text, updated_at: iso(deps.clock()) })
+        .where("id", "=", comment.id)
+        .execute(),
+    { postId: comment.post_id },
   );
   return { ...(await presentOne(deps, comment.id)), message: commentMessages.updated };
 }
@@ -151,8 +155,10 @@ export async function updateComment(deps: CoreDeps, actor: Actor, id: string, bo
 export async function deleteComment(deps: CoreDeps, actor: Actor, id: string) {
   const comment = await requireComment(deps, id);
   if (!canDeleteComment(actor, comment)) throw forbidden(commentMessages.deleteDenied);
-  await changingContent(deps, () =>
-    deps.db.transaction().execute((trx) => deleteCommentIn(trx, deps, actor, comment)),
+  await changingContent(
+    deps,
+    () => deps.db.transaction().execute((trx) => deleteCommentIn(trx, deps, actor, comment)),
+    { postId: comment.post_id },
   );
   return { commentId: comment.id, message: commentMessages.deleted };
 }

@@ -563,6 +563,7 @@ export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
         await notify(trx, deps, actor, event);
       }
     }),
+    { postId: post.id },
   ).catch(async (error: unknown) => {
     if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
     throw error;

@@ -1,6 +1,15 @@
 import type { CoreDeps } from "../deps.js";
 
 /**
+ * What a write changed, when it is narrower than "anything": one post's likes or comments. They
+ * show on that post's page and answers and as counts in the API's lists, nowhere else (decision
+ * 021), so a like does not make every kept page on the site again.
+ */
+export interface ContentScope {
+  postId: string;
+}
+
+/**
  * Runs a write that changes what visitors see (a post, a comment, a like, a category, a user's
  * public fields or photo, a delete) and tells the host afterwards, so kept renders are dropped.
  * Also when the write failed: a write can fail after its commit (a connection lost while the
@@ -9,10 +18,11 @@ import type { CoreDeps } from "../deps.js";
 export async function changingContent<T>(
   deps: Pick<CoreDeps, "contentChanged">,
   write: () => Promise<T>,
+  scope?: ContentScope,
 ): Promise<T> {
   try {
     return await write();
   } finally {
-    await deps.contentChanged();
+    await deps.contentChanged(scope);
   }
 }

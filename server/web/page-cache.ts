@@ -19,6 +19,11 @@ export interface CachedPage {
   /** The Content-Security-Policy that allows exactly this body's inline scripts. */
   csp: string | undefined;
   encoded: Map<Encoding, Buffer>;
+  /**
+   * For a list that shows posts' counts: the posts listed, and how many changes to posts' likes
+   * and comments there had been when it was made (current while none of them changed since).
+   */
+  listed?: { ids: readonly string[]; count: number };
 }
 
 export type Encoding = "br" | "gzip";
@@ -35,6 +40,11 @@ export class PageCache {
   private readonly making = new Map<string, Promise<CachedPage | undefined>>();
 
   constructor(private readonly options: PageCacheOptions) {}
+
+  /** The entry kept under `key`, whatever its version (to learn what it depends on). */
+  peek(key: string): CachedPage | undefined {
+    return this.entries.get(key);
+  }
 
   get(key: string, version: string, now: number): CachedPage | undefined {
     const entry = this.entries.get(key);
@@ -55,18 +65,24 @@ export class PageCache {
    * then cost one render, not fifty at once; and an answer too large to keep (the whole posts list
    * of a big site) is still made once for all who asked while it was being made.
    */
-  async whenMade(key: string, version: string): Promise<CachedPage | undefined> {
-    const making = this.making.get(`${version}\n${key}`);
+  async whenMade(
+    key: string,
+    version: string,
+    /** What more the makers must have started from, when the version alone does not say it. */
+    flight = version,
+  ): Promise<CachedPage | undefined> {
+    const making = this.making.get(`${flight}\n${key}`);
     if (!making) return undefined;
-    return (await making) ?? this.get(key, version, Date.now());
+    return (await making) ?? (flight === version ? this.get(key, version, Date.now()) : undefined);
   }
 
   /**
-   * Says this request is making `key` under `version`; call the result once done, with the answer
+   * Says this request is making `key` under `flightOf` (its version, or what `whenMade` is given
+   * as its flight); call the result once done, with the answer
    * when there is one to share (kept or not), or with nothing when it failed.
    */
-  startMaking(key: string, version: string): (made?: CachedPage) => void {
-    const flight = `${version}\n${key}`;
+  startMaking(key: string, flightOf: string): (made?: CachedPage) => void {
+    const flight = `${flightOf}\n${key}`;
     let done: ((made: CachedPage | undefined) => void) | undefined;
     const making = new Promise<CachedPage | undefined>((resolve) => {
       done = resolve;

@@ -21,7 +21,7 @@ import { imageOrigins as imageOriginsOf, type Config } from "../config.js";
 import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
 import { FLASH_COOKIE } from "../../app/features/flash.server.js";
 import { THEME_COOKIE, themeOf, type Theme } from "../../app/features/theme/theme.js";
-import type { ContentVersion } from "./content-version.js";
+import { versionOfPage, type ContentVersion } from "./content-version.js";
 import {
   composeMemberPage,
   cutShell,
@@ -334,7 +334,7 @@ export async function registerWebSite(
     address: string,
   ): Promise<"sent" | { viewer: Viewer | undefined } | undefined> => {
     if (!memberShells || !renderIslands) return undefined;
-    const version = await contentVersion.current();
+    const version = await versionOfPage(contentVersion, address);
     if (version === undefined) return undefined;
     const viewer = await viewerOf(deps, request, secureCookies);
     if (!viewer) return { viewer };
@@ -413,7 +413,7 @@ export async function registerWebSite(
     // is kept under.
     if (address === undefined) return renderFresh(request, reply, asked, undefined, member);
     const url = new URL(address, siteOrigin);
-    const version = await contentVersion.current();
+    const version = await versionOfPage(contentVersion, address);
     if (version === undefined) return renderFresh(request, reply, url, undefined);
     // A reader who chose light or dark gets that theme's render, kept apart from the system one
     // all others share (decision 014).

@@ -270,6 +270,86 @@ describe("writes that change nothing a visitor sees", () => {
   });
 });
 
+describe("a post's likes and comments", () => {
+  it("make again only what shows them: that post, and the lists counting them", async () => {
+    const admin = await signInAdmin(server, api);
+    await addCategory(api, admin, "Quiet");
+    const bystander = await buildUser(server, api);
+    const liked = await addPost(api, author, { title: "Zanzibar evenings", category: "Travel" });
+    const other = await addPost(api, bystander, {
+      title: "Kilimanjaro mornings",
+      category: "Quiet",
+    });
+    const showing = {
+      post: `/api/posts/${liked._id}`,
+      list: "/api/posts?pageNumber=1&category=Travel",
+      author: `/api/users/user/${author.id}?pageNumber=1`,
+      search: "/api/search?q=zanzibar",
+    };
+    const notShowing = [
+      `/api/posts/${other._id}`,
+      "/api/posts?pageNumber=1&category=Quiet",
+      `/api/users/user/${bystander.id}?pageNumber=1`,
+      "/api/search?q=kilimanjaro",
+      "/api/posts/count",
+      "/api/categories",
+    ];
+    const counts = async (path: string) => {
+      const { body } = await api.get<PostDetail | PostSummary[] | { posts: PostSummary[] }>(path);
+      const posts = Array.isArray(body) ? body : "posts" in body ? body.posts : [body];
+      const post = posts.find((p) => p._id === liked._id);
+      return [post?.likesCount, post?.commentsCount];
+    };
+    const keptStill = async () => {
+      for (const path of notShowing) {
+        const { ran, result } = await queriesOf(() => api.get(path));
+        expect([path, result.status, ran]).toEqual([path, 200, 0]);
+      }
+    };
+    for (const path of [...Object.values(showing), ...notShowing]) {
+      expect((await api.get(path)).status, path).toBe(200);
+    }
+    await keptStill();
+
+    await toggleLikeOf(api, reader, liked._id);
+    for (const path of Object.values(showing)) expect(await counts(path), path).toEqual([1, 0]);
+    await keptStill();
+
+    const comment = await addComment(api, reader, liked._id, "Worth the trip");
+    for (const path of Object.values(showing)) expect(await counts(path), path).toEqual([1, 1]);
+    expect((await api.get<PostDetail>(showing.post)).body.comments.map((c) => c.text)).toEqual([
+      "Worth the trip",
+    ]);
+    await keptStill();
+
+    const edited = await api.put(
+      `/api/comments/${comment._id}`,
+      { text: "Worth the journey" },
+      { token: reader.token },
+    );
+    expect(edited.status).toBe(200);
+    expect((await api.get<PostDetail>(showing.post)).body.comments.map((c) => c.text)).toEqual([
+      "Worth the journey",
+    ]);
+    expect((await api.delete(`/api/comments/${comment._id}`, { token: reader.token })).status).toBe(
+      200,
+    );
+    await toggleLikeOf(api, reader, liked._id);
+    for (const path of Object.values(showing)) expect(await counts(path), path).toEqual([0, 0]);
+    await keptStill();
+
+    // Anything else about the post still makes every list again: its title shows in them.
+    const renamed = await api.put(
+      `/api/posts/${liked._id}`,
+      { title: "Zanzibar nights", category: "Travel", description: "Some words about it." },
+      { token: author.token },
+    );
+    expect(renamed.status).toBe(200);
+    const { ran } = await queriesOf(() => api.get("/api/posts/count"));
+    expect(ran).toBeGreaterThan(0);
+  });
+});
+
 describe("a content write that fails after its commit", () => {
   it("still drops the kept answers: the next read shows what was committed", async () => {
     const post = await addPost(api, author, { title: "Half-failed", category: "Travel" });

@@ -143,6 +143,28 @@ describe("shared renders of anonymous pages", () => {
     expect((await page(`/posts/details/${added._id}`)).response.status).toBe(404);
   });
 
+  it("are made again for a like or a comment only where they show: that post's page", async () => {
+    const liked = await newPost("Liked on its own");
+    const other = await newPost("Read on its own");
+    const likedPath = `/posts/details/${liked._id}`;
+    const kept = ["/", "/posts", `/posts/details/${other._id}`, `/posts/categories/${category}`];
+    for (const path of [...kept, likedPath]) expect((await page(path)).response.status).toBe(200);
+    const keptStill = async () => {
+      for (const path of kept) expect([path, (await pageQueries(path)).ran]).toEqual([path, 0]);
+    };
+    await keptStill();
+
+    await toggleLikeOf(api, reader, liked._id);
+    expect((await page(likedPath)).html).toContain("1 like");
+    expect((await page(likedPath, signedIn(author))).html).toContain("1 like");
+    await keptStill();
+
+    await addComment(api, reader, liked._id, "A remark on its own");
+    expect((await page(likedPath)).html).toContain("A remark on its own");
+    expect((await page(likedPath, signedIn(author))).html).toContain("A remark on its own");
+    await keptStill();
+  });
+
   it("show a change made through a page form on the next request too", async () => {
     const post = await newPost("Commented through the page");
     const path = `/posts/details/${post._id}`;

@@ -1,6 +1,12 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisContentVersion } from "../../server/web/content-version.js";
+import {
+  listStillCurrent,
+  memoryContentVersion,
+  postVersion,
+  redisContentVersion,
+  type ContentVersion,
+} from "../../server/web/content-version.js";
 
 // The content version every instance reads from Redis. Runs where REDIS_URL is given (CI's
 // PostgreSQL pass), under a key of its own.
@@ -36,5 +42,67 @@ describe.skipIf(!redisUrl)("the content version in Redis", () => {
     await version.bump();
     expect(Number(await version.current())).toBeGreaterThan(before);
     expect(errors).toEqual([]);
+  });
+});
+
+// A post's likes and comments move that post on alone (decision 021), in memory and in Redis.
+const versions: [string, () => { version: ContentVersion; lose?: () => Promise<unknown> }][] = [
+  ["in memory", () => ({ version: memoryContentVersion() })],
+];
+if (redisUrl) {
+  const redis = new Redis(redisUrl);
+  const scoped = `test-${Math.random().toString(36).slice(2, 10)}:scoped-version`;
+  afterAll(async () => {
+    await redis.del(scoped, `${scoped}:posts`);
+    await redis.quit();
+  });
+  versions.push([
+    "in Redis",
+    () => ({
+      version: redisContentVersion(redis, scoped, (error) => {
+        throw error;
+      }),
+      lose: () => redis.del(`${scoped}:posts`),
+    }),
+  ]);
+}
+
+describe.each(versions)("the content version %s", (_name, make) => {
+  it("moves a post on alone when its likes or comments change, and everything when the site does", async () => {
+    const { version, lose } = make();
+    const first = await version.state(["a", "b"]);
+    if (!first) throw new Error("no state");
+    const forA = async () => {
+      const state = await version.state(["a"]);
+      if (!state) throw new Error("no state");
+      return postVersion(state);
+    };
+    const aBefore = await forA();
+
+    await version.bump({ postId: "a" });
+    const second = await version.state(["a", "b"]);
+    if (!second) throw new Error("no state");
+    expect(second.site).toBe(first.site);
+    expect(await version.current()).toBe(first.site);
+    expect(await forA()).not.toBe(aBefore);
+    // A list made before the change shows "a" stale and "b" current; one made after, both.
+    expect(listStillCurrent(first.count, second)).toBe(false);
+    expect(second.last[1]).toBeLessThanOrEqual(first.count);
+    expect(listStillCurrent(second.count, second)).toBe(true);
+
+    const aNow = await forA();
+    await version.bump();
+    const third = await version.state(["a", "b"]);
+    expect(third?.site).not.toBe(first.site);
+    expect(await forA()).not.toBe(aNow);
+
+    if (lose) {
+      // The posts' count lost (Redis restarted, the hash evicted): nothing kept before matches.
+      await version.bump({ postId: "b" });
+      const before = await version.state(["b"]);
+      await lose();
+      const after = await version.state(["b"]);
+      expect(after?.epoch).not.toBe(before?.epoch);
+    }
   });
 });
