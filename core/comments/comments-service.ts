@@ -100,30 +100,40 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
   const now = iso(deps.clock());
   const id = newId();
   try {
-    await changingContent(deps, () =>
-      deps.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto("comments")
-          .values({
-            id,
-            post_id: post.id,
-            user_id: actor.id,
-            parent_id: place.threadId,
-            text: place.text,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-        // The person answered hears of a reply; the post's author of every comment on it, once
-        // (an author answered on their own post is told of the reply alone).
-        const about = { postId: post.id, commentId: id };
-        if (place.repliedTo !== undefined) {
-          await notify(trx, deps, actor, { kind: "reply", recipientId: place.repliedTo, ...about });
-        }
-        if (place.repliedTo !== post.user_id) {
-          await notify(trx, deps, actor, { kind: "comment", recipientId: post.user_id, ...about });
-        }
-      }),
+    await changingContent(
+      deps,
+      () =>
+        deps.db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto("comments")
+            .values({
+              id,
+              post_id: post.id,
+              user_id: actor.id,
+              parent_id: place.threadId,
+              text: place.text,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+          // The person answered hears of a reply; the post's author of every comment on it, once
+          // (an author answered on their own post is told of the reply alone).
+          const about = { postId: post.id, commentId: id };
+          if (place.repliedTo !== undefined) {
+            await notify(trx, deps, actor, {
+              kind: "reply",
+              recipientId: place.repliedTo,
+              ...about,
+            });
+          }
+          if (place.repliedTo !== post.user_id) {
+            await notify(trx, deps, actor, {
+              kind: "comment",
+              recipientId: post.user_id,
+              ...about,
+            });
+          }
+        }),
       { postId: post.id },
     );
   } catch (error) {

@@ -545,24 +545,26 @@ export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
   const post = await requirePost(deps, actor, id);
   // The author hears of a like in its transaction; an unlike takes that back while it is unread.
   const event = { kind: "like" as const, recipientId: post.user_id, postId: post.id };
-  await changingContent(deps, () =>
-    deps.db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto("likes")
-        .values({ user_id: actor.id, post_id: post.id, created_at: iso(deps.clock()) })
-        .onConflict((oc) => oc.columns(["user_id", "post_id"]).doNothing())
-        .executeTakeFirst();
-      if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) {
-        await trx
-          .deleteFrom("likes")
-          .where("user_id", "=", actor.id)
-          .where("post_id", "=", post.id)
-          .execute();
-        await withdrawNotification(trx, actor, event);
-      } else {
-        await notify(trx, deps, actor, event);
-      }
-    }),
+  await changingContent(
+    deps,
+    () =>
+      deps.db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto("likes")
+          .values({ user_id: actor.id, post_id: post.id, created_at: iso(deps.clock()) })
+          .onConflict((oc) => oc.columns(["user_id", "post_id"]).doNothing())
+          .executeTakeFirst();
+        if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) {
+          await trx
+            .deleteFrom("likes")
+            .where("user_id", "=", actor.id)
+            .where("post_id", "=", post.id)
+            .execute();
+          await withdrawNotification(trx, actor, event);
+        } else {
+          await notify(trx, deps, actor, event);
+        }
+      }),
     { postId: post.id },
   ).catch(async (error: unknown) => {
     if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);

@@ -1,10 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { waitWithoutIdleLimit } from "../waiting.js";
-import {
-  listStillCurrent,
-  postVersion,
-  type ContentVersion,
-} from "../web/content-version.js";
+import { listStillCurrent, postVersion, type ContentVersion } from "../web/content-version.js";
 import { etagOf, sendShared, type CachedPage, type PageCache } from "../web/page-cache.js";
 
 /**
@@ -36,9 +32,7 @@ type Shows = "site" | "post" | "listed";
  */
 function listedPostIds(payload: unknown): string[] | undefined {
   const items =
-    typeof payload === "object" && payload !== null && "posts" in payload
-      ? payload.posts
-      : payload;
+    typeof payload === "object" && payload !== null && "posts" in payload ? payload.posts : payload;
   if (!Array.isArray(items)) return undefined;
   const ids: string[] = [];
   for (const item of items as unknown[]) {

@@ -162,8 +162,7 @@ export function redisContentVersion(
     state: async (postIds) => {
       try {
         const values = (await redis.eval(STATE, 2, key, posts, seed(), newEpoch(), ...postIds)) as (
-          | string
-          | null
+          string | null
         )[];
         const [site, epoch, count, ...last] = values;
         if (site == null || epoch == null) return undefined;
