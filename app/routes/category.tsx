@@ -4,7 +4,7 @@ import { findCategoryByTitle } from "../../core/categories/categories-service.js
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { categoryPath } from "../features/layout/header.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
-import { NoPosts, PostGrid } from "../features/posts/post-card.js";
+import { cardsOf, NoPosts, PostGrid } from "../features/posts/post-card.js";
 import { savedIslands } from "../features/reading/bookmark-button.js";
 import { savedPart } from "../features/reading/saved.server.js";
 import { pageMeta } from "../meta.js";
@@ -31,7 +31,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   }
   return {
     category: params.category,
-    posts,
+    posts: cardsOf(posts),
     page,
     pages: Math.ceil(total / PAGE_SIZE),
     site: context.site,

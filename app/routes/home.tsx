@@ -3,7 +3,7 @@ import { PAGE_SIZE } from "../../contract/limits.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { getSiteOwner } from "../../core/users/users-service.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
-import { PostGrid } from "../features/posts/post-card.js";
+import { cardsOf, PostGrid } from "../features/posts/post-card.js";
 import { savedIslands } from "../features/reading/bookmark-button.js";
 import { savedPart } from "../features/reading/saved.server.js";
 import { isMember } from "../features/viewer/viewer-part.server.js";
@@ -38,7 +38,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const profileAsked = !member && from && PROFILE_PATH.test(from) ? from : undefined;
   const saved = await savedPart(context, ROUTE, posts);
   const feed = following ? { page, pages: Math.ceil(total / PAGE_SIZE) } : undefined;
-  return { posts, owner, site: context.site, profileAsked, saved, signedIn: member, feed };
+  return {
+    posts: cardsOf(posts),
+    owner,
+    site: context.site,
+    profileAsked,
+    saved,
+    signedIn: member,
+    feed,
+  };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>

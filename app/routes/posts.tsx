@@ -1,7 +1,7 @@
 import { PAGE_SIZE } from "../../contract/limits.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
-import { NoPosts, PostGrid } from "../features/posts/post-card.js";
+import { cardsOf, NoPosts, PostGrid } from "../features/posts/post-card.js";
 import { savedIslands } from "../features/reading/bookmark-button.js";
 import { savedPart } from "../features/reading/saved.server.js";
 import { pageMeta } from "../meta.js";
@@ -17,7 +17,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     countPosts(context.deps),
   ]);
   const saved = await savedPart(context, ROUTE, posts);
-  return { posts, page, pages: Math.ceil(total / PAGE_SIZE), site: context.site, saved };
+  return {
+    posts: cardsOf(posts),
+    page,
+    pages: Math.ceil(total / PAGE_SIZE),
+    site: context.site,
+    saved,
+  };
 }
 
 export const meta = ({ loaderData: data }: Route.MetaArgs) =>

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { data, Link, redirect, useActionData } from "react-router";
 import { PAGE_SIZE } from "../../contract/limits.js";
 import { canSeeUnpublishedOf } from "../../core/posts/policies.js";
@@ -18,7 +19,7 @@ import { profileValues } from "../features/users/profile-form.js";
 import { useToastOn } from "../ui/toasts.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
-import { NoPosts, PostGrid } from "../features/posts/post-card.js";
+import { cardsOf, NoPosts, PostGrid } from "../features/posts/post-card.js";
 import {
   PROFILE_TABS,
   tabFrom,
@@ -27,9 +28,13 @@ import {
   type ProfileTab,
 } from "../features/posts/unpublished-list.js";
 import { SocialLinks } from "../features/users/social-links.js";
-import { saveButtons } from "../features/reading/bookmark-button.js";
+import { saveButtons, savedIslands, type SavedData } from "../features/reading/bookmark-button.js";
 import { FollowButton, FollowCounts } from "../features/reading/follow-button.js";
 import { savedOnPage } from "../features/reading/saved.server.js";
+import { savedAmong } from "../../core/bookmarks/bookmarks-service.js";
+import { followFacts } from "../../core/follows/follows-service.js";
+import { Island } from "../features/viewer/islands.js";
+import { viewerPart } from "../features/viewer/viewer-part.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
 import { ReportMenu } from "../features/reports/report-menu.js";
 import { pageMeta } from "../meta.js";
@@ -39,30 +44,60 @@ import type { Route } from "./+types/profile";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 
+/** This route's id, naming its viewer part (decision 021). */
+const ROUTE = "routes/profile";
+
+/** What of a profile page is the viewer's own when they are neither its owner nor an admin. */
+interface ProfileViewerData extends SavedData {
+  following: boolean;
+}
+
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const viewer = requireViewer(context, `/profile/${encodeURIComponent(params.id)}`);
+  // A shell is the page for every member who is neither the owner nor an admin: the host renders
+  // the page whole for those two (server/web/member-pages.ts), and for visitors none is made.
+  const viewer = context.shell
+    ? undefined
+    : requireViewer(context, `/profile/${encodeURIComponent(params.id)}`);
   const page = pageFrom(request.url);
+  const { deps } = context;
   try {
-    const profile = await getProfile(context.deps, viewer.actor, params.id, { withPosts: false });
-    // Drafts and scheduled posts are listed to their author and admins alone (decision 011).
-    const seesUnpublished = canSeeUnpublishedOf(viewer.actor, profile._id);
+    // Drafts and scheduled posts are listed to their author and admins alone (decision 011), and
+    // the e-mail shown to them alone; what anyone else sees is the same for all members.
+    const seesUnpublished = canSeeUnpublishedOf(viewer?.actor, params.id);
+    const profile = seesUnpublished
+      ? await getProfile(deps, viewer?.actor, params.id, { withPosts: false })
+      : await getProfile(deps, undefined, params.id, { withPosts: false });
     const tab = seesUnpublished ? tabFrom(request.url) : "posts";
     const filter = { userId: profile._id, status: TABS[tab].status };
     const [posts, total] = await Promise.all([
-      listPosts(context.deps, filter, page),
-      countPosts(context.deps, filter),
+      listPosts(deps, filter, page),
+      countPosts(deps, filter),
     ]);
+    const isOwner = viewer !== undefined && canEditProfile(viewer.actor, profile._id);
+    const ids = posts.map((post) => post._id);
     return {
       site: context.site,
       profile,
-      posts,
+      posts: cardsOf(posts),
       total,
       page,
       pages: Math.ceil(total / PAGE_SIZE),
-      isOwner: canEditProfile(viewer.actor, profile._id),
+      isOwner,
       tab,
       seesUnpublished,
-      saved: tab === "posts" ? await savedOnPage(context, posts) : undefined,
+      // The owner's page and an admin's are theirs alone, rendered whole: their Save buttons and
+      // Follow state are read here. Anyone else's are islands of the viewer's part.
+      saved: seesUnpublished && tab === "posts" ? await savedOnPage(context, posts) : undefined,
+      following:
+        seesUnpublished && !isOwner && viewer
+          ? (await followFacts(deps, viewer.actor, profile._id)).followedByYou === true
+          : undefined,
+      viewer: seesUnpublished
+        ? undefined
+        : await viewerPart(context, ROUTE, async (reader): Promise<ProfileViewerData> => ({
+            saved: await savedAmong(deps, reader.actor, ids),
+            following: (await followFacts(deps, reader.actor, profile._id)).followedByYou === true,
+          })),
     };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found")
@@ -129,7 +164,15 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   });
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { profile, posts, total, page, pages, isOwner, tab, seesUnpublished, saved } = loaderData;
+  const { profile, posts, total, page, pages, isOwner, tab, seesUnpublished, saved, following } =
+    loaderData;
+  /** A part of the page that is the viewer's own (decision 021). */
+  const island = (render: (data: ProfileViewerData | undefined) => ReactNode) =>
+    loaderData.viewer === undefined ? null : (
+      <Island<ProfileViewerData> route={ROUTE} part={loaderData.viewer}>
+        {render}
+      </Island>
+    );
   const profilePath = `/profile/${profile._id}`;
   const tabPath = (name: ProfileTab) =>
     name === "posts" ? profilePath : `${profilePath}?tab=${name}`;
@@ -152,12 +195,16 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           followersCount={profile.followersCount}
           followingCount={profile.followingCount}
         />
-        {isOwner ? null : (
-          <FollowButton
-            userId={profile._id}
-            username={profile.username}
-            following={profile.followedByYou === true}
-          />
+        {isOwner ? null : following !== undefined ? (
+          <FollowButton userId={profile._id} username={profile.username} following={following} />
+        ) : (
+          island((mine) => (
+            <FollowButton
+              userId={profile._id}
+              username={profile.username}
+              following={mine?.following ?? false}
+            />
+          ))
         )}
         {tab === "posts" ? (
           <p className="muted">
@@ -199,7 +246,14 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           posts.length === 0 ? (
             <NoPosts />
           ) : (
-            <PostGrid posts={posts} actions={saveButtons(saved)} />
+            <PostGrid
+              posts={posts}
+              actions={
+                loaderData.viewer === undefined
+                  ? saveButtons(saved)
+                  : savedIslands(ROUTE, loaderData.viewer)
+              }
+            />
           )
         ) : (
           <UnpublishedList posts={posts} empty={TABS[tab].empty} />

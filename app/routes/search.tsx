@@ -4,14 +4,18 @@ import { searchMessages } from "../../contract/search.js";
 import { searchPosts, type SearchResults } from "../../core/search/search-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
-import { PostCard } from "../features/posts/post-card.js";
+import { cardsOf, PostCard } from "../features/posts/post-card.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/search";
 
+/** A search's results as the page is given them: its cards without counts (`cardsOf`). */
+interface FoundPosts {
+  total: number;
+  posts: Omit<SearchResults["posts"][number], "likesCount" | "commentsCount">[];
+}
+
 type Outcome =
-  | { kind: "ask" }
-  | { kind: "refused"; message: string }
-  | { kind: "found"; results: SearchResults };
+  { kind: "ask" } | { kind: "refused"; message: string } | { kind: "found"; results: FoundPosts };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const q = new URL(request.url).searchParams.get("q");
@@ -26,7 +30,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   }
   try {
     const results = await searchPosts(context.deps, { q, pageNumber: String(page) });
-    return answer({ kind: "found", results });
+    return answer({ kind: "found", results: { ...results, posts: cardsOf(results.posts) } });
   } catch (error) {
     if (error instanceof DomainError && error.kind === "invalid") {
       return answer({ kind: "refused", message: error.message });
@@ -97,7 +101,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function Found({ q, page, results }: { q: string; page: number; results: SearchResults }) {
+function Found({ q, page, results }: { q: string; page: number; results: FoundPosts }) {
   const pages = Math.ceil(Math.min(results.total, SEARCH_MATCHES_MAX) / PAGE_SIZE);
   if (results.total === 0) {
     return (

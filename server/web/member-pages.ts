@@ -127,7 +127,25 @@ const MEMBER_PAGES: readonly { path: RegExp; reads: readonly string[]; not?: str
   { path: /^\/posts$/, reads: ["page"] },
   { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
   { path: /^\/posts\/details\/[^/]+$/, reads: ["comments"] },
+  // Anyone's profile but one's own (an admin's: every profile), whose page is theirs alone
+  // (`wholeFor`). The tabs of drafts and scheduled posts are for those two only.
+  { path: /^\/profile\/[^/]+$/, reads: ["page"], not: "tab" },
 ];
+
+/**
+ * Whether a member page is the viewer's own rather than every member's, and so rendered whole for
+ * them: their own profile (its owner's tools, drafts, e-mail) or, for an admin, anyone's.
+ */
+export function memberPageIsWholeFor(address: string, viewer: Pick<Viewer, "actor">) {
+  const segment = /^\/profile\/([^/?]+)/.exec(address)?.[1];
+  if (segment === undefined) return false;
+  if (viewer.actor.isAdmin) return true;
+  try {
+    return decodeURIComponent(segment) === viewer.actor.id;
+  } catch {
+    return true;
+  }
+}
 
 /** The address a member page's shell is made and kept under, or undefined for other pages. */
 export function memberPageAddress(pathname: string, search: string): string | undefined {

@@ -27,6 +27,7 @@ import {
   cutShell,
   readParts,
   memberPageAddress,
+  memberPageIsWholeFor,
   MemberShells,
   shellRecorder,
   type RenderIslands,
@@ -337,7 +338,7 @@ export async function registerWebSite(
     const version = await versionOfPage(contentVersion, address);
     if (version === undefined) return undefined;
     const viewer = await viewerOf(deps, request, secureCookies);
-    if (!viewer) return { viewer };
+    if (!viewer || memberPageIsWholeFor(address, viewer)) return { viewer };
     const theme = themeOfRequest(request);
     // The header shows the day: a shell is made again when it changes.
     const day = new Date().toISOString().slice(0, 10);

@@ -182,6 +182,32 @@ describe("a member page from its shell", () => {
     }
   });
 
+  it("makes a profile one page for every other member; its owner's and an admin's are theirs", async () => {
+    const path = `/profile/${writer.id}`;
+    const follower = await buildUser(server, api);
+    await api.put(`/api/users/follow/${writer.id}`, undefined, { token: follower.token });
+    const following = (html: string) =>
+      /aria-pressed="(true|false)" aria-label="Follow/.exec(html)?.[1];
+    const byReader = await page(path, as(reader));
+    const byFollower = await page(path, as(follower));
+    expect([following(byReader.html), following(byFollower.html)]).toEqual(["false", "true"]);
+    expect(byFollower.html).not.toContain(reader.username);
+    expect(byReader.html).not.toContain(follower.username);
+    for (const { html } of [byReader, byFollower]) {
+      expect(html).not.toContain(writer.email);
+      expect(html).not.toContain('label="Email"');
+      expect(html).toContain("Roses in November");
+    }
+
+    const own = await page(path, as(writer));
+    expect(own.html).toContain(writer.email);
+    expect(own.html).toContain(`class="owner-tools"`);
+    expect(following(own.html)).toBeUndefined();
+    const byAdmin = await page(path, as(admin));
+    expect(byAdmin.html).toContain(writer.email);
+    expect(byAdmin.html).not.toContain(`class="owner-tools"`);
+  });
+
   it("is made for each theme apart, and equal to the whole page in each", async () => {
     const dark = await page("/posts", as(reader, "theme=dark"));
     expect(dark.html).toContain('data-theme="dark"');

@@ -147,8 +147,12 @@ describe("shared renders of anonymous pages", () => {
     const liked = await newPost("Liked on its own");
     const other = await newPost("Read on its own");
     const likedPath = `/posts/details/${liked._id}`;
-    const kept = ["/", "/posts", `/posts/details/${other._id}`, `/posts/categories/${category}`];
+    const lists = ["/", "/posts", `/posts/categories/${category}`, "/search?q=own"];
+    const kept = [...lists, `/posts/details/${other._id}`];
     for (const path of [...kept, likedPath]) expect((await page(path)).response.status).toBe(200);
+    // A list page's data holds no counts either (its cards show none): it has none to go stale.
+    for (const path of lists)
+      expect((await page(path)).html).not.toMatch(/likesCount|commentsCount/);
     const keptStill = async () => {
       for (const path of kept) expect([path, (await pageQueries(path)).ran]).toEqual([path, 0]);
     };

@@ -7,9 +7,28 @@ import { Byline } from "./byline.js";
 
 export const postPath = (id: string) => `/posts/details/${id}`;
 
+/**
+ * What a card is given of a post: its summary without the likes and comments counts, which no
+ * card shows. Left out of a list page's data too, a like or a comment then changes no list page,
+ * only its post's (decision 021).
+ */
+export type CardPost = Omit<PostSummary, "likesCount" | "commentsCount">;
+
+/** `posts` as their cards are given them (`CardPost`), whatever else each carries (a snippet). */
+export function cardsOf<T extends CardPost>(
+  posts: readonly (T & Pick<PostSummary, "likesCount" | "commentsCount">)[],
+): Omit<T, "likesCount" | "commentsCount">[] {
+  return posts.map((post) => {
+    const card: Omit<T, "likesCount" | "commentsCount"> & Partial<PostSummary> = { ...post };
+    delete card.likesCount;
+    delete card.commentsCount;
+    return card;
+  });
+}
+
 /** The post card of SPEC.md 2. The first cards of a page load eagerly; the rest when scrolled to. */
 /** What a page adds to each card for its viewer (a signed-in reader's Save button). */
-export type CardActions = ((post: PostSummary) => ReactNode) | undefined;
+export type CardActions = ((post: CardPost) => ReactNode) | undefined;
 
 export function PostCard({
   post,
@@ -17,7 +36,7 @@ export function PostCard({
   description,
   actions,
 }: {
-  post: PostSummary;
+  post: CardPost;
   eager?: boolean;
   /** What the card says of the post in place of its excerpt (a search's snippet). */
   description?: ReactNode;
@@ -69,7 +88,7 @@ export function PostCard({
   );
 }
 
-export function PostGrid({ posts, actions }: { posts: PostSummary[]; actions?: CardActions }) {
+export function PostGrid({ posts, actions }: { posts: CardPost[]; actions?: CardActions }) {
   return (
     <div className="post-grid">
       {posts.map((post, index) => (

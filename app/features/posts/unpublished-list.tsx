@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { PostSummary } from "../../../core/posts/presenters.js";
+import type { CardPost } from "./post-card.js";
 import { postPath } from "./post-card.js";
 import { LocalTime, STATUS_LABELS } from "./publish-controls.js";
 
@@ -25,7 +25,7 @@ export function tabFrom(url: string): ProfileTab {
 }
 
 /** Drafts or scheduled posts, each with its state and its time on the reader's clock. */
-export function UnpublishedList({ posts, empty }: { posts: PostSummary[]; empty: string }) {
+export function UnpublishedList({ posts, empty }: { posts: CardPost[]; empty: string }) {
   if (posts.length === 0) return <p className="muted">{empty}</p>;
   return (
     <ul className="unpublished-list">
