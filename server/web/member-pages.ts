@@ -122,7 +122,13 @@ export function composeMemberPage(
  * The member pages made from shells, with the page numbers each reads (as the visitors' shared
  * pages, page-cache.ts): only pages whose every part that differs between members is an island. The home's Following tab is each reader's own, so it is rendered whole.
  */
-const MEMBER_PAGES: readonly { path: RegExp; reads: readonly string[]; not?: string }[] = [
+const MEMBER_PAGES: readonly {
+  path: RegExp;
+  reads: readonly string[];
+  /** Parameters read as text, kept as asked (a search's words). */
+  texts?: readonly string[];
+  not?: string;
+}[] = [
   { path: /^\/$/, reads: [], not: "tab" },
   { path: /^\/posts$/, reads: ["page"] },
   { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
@@ -130,6 +136,8 @@ const MEMBER_PAGES: readonly { path: RegExp; reads: readonly string[]; not?: str
   // Anyone's profile but one's own (an admin's: every profile), whose page is theirs alone
   // (`wholeFor`). The tabs of drafts and scheduled posts are for those two only.
   { path: /^\/profile\/[^/]+$/, reads: ["page"], not: "tab" },
+  // Kept in a budget of their own: any text is a search (decision 015).
+  { path: /^\/search$/, reads: ["page"], texts: ["q"] },
 ];
 
 /**
@@ -156,6 +164,10 @@ export function memberPageAddress(pathname: string, search: string): string | un
   const asked = new URLSearchParams(search);
   if (page.not !== undefined && asked.has(page.not)) return undefined;
   const kept = new URLSearchParams();
+  for (const name of page.texts ?? []) {
+    const value = asked.get(name);
+    if (value !== null) kept.set(name, value);
+  }
   for (const name of page.reads) {
     // Page numbers only, written one way: anything else reads as no number (the default page),
     // so a member cannot make a shell of the same page under many addresses.
@@ -182,6 +194,11 @@ export class MemberShells {
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
+
+  /** Whether what `key` is under `version` is known (a shell, or none), without making it. */
+  has(key: string, version: string) {
+    return this.entries.get(key)?.version === version;
+  }
 
   async get(
     key: string,

@@ -59,6 +59,8 @@ const SHARED_PAGE_HEADERS = {
 const MEMBER_SHELLS_BYTES = 32 * 1024 * 1024;
 /** Members' pages kept, each with its compressed forms (~30 KB a page), by what made them. */
 const MEMBER_PAGES_BYTES = 32 * 1024 * 1024;
+/** Searches' shells, apart: any text is a search, and they must never push the pages out. */
+const SEARCH_SHELLS_BYTES = 8 * 1024 * 1024;
 /** A member's page is made again after this long even when nothing changed. */
 const MEMBER_PAGE_MAX_AGE_MS = 10 * 60 * 1000;
 
@@ -285,6 +287,7 @@ export async function registerWebSite(
   });
   const { renderIslands } = build.entry.module as { renderIslands?: RenderIslands };
   const memberShells = renderIslands ? new MemberShells(MEMBER_SHELLS_BYTES) : undefined;
+  const searchShells = new MemberShells(SEARCH_SHELLS_BYTES);
   const memberPages = new PageCache({
     maxBytes: MEMBER_PAGES_BYTES,
     maxAgeMs: MEMBER_PAGE_MAX_AGE_MS,
@@ -344,7 +347,14 @@ export async function registerWebSite(
     const day = new Date().toISOString().slice(0, 10);
     const key = `${address} theme=${theme} ${day}`;
     const url = new URL(address, siteOrigin);
-    const shell = await memberShells.get(key, version, () =>
+    const search = isSearchAddress(address);
+    const shells = search ? searchShells : memberShells;
+    // A search made afresh spends the member's allowance, as it does for a visitor; one kept costs
+    // nothing. Refused, the page is rendered whole for them and says so (never kept).
+    if (search && limited && !shells.has(key, version)) {
+      if ((await limited(request, "search")) !== undefined) return { viewer };
+    }
+    const shell = await shells.get(key, version, () =>
       makeShell(url, version, theme).catch((error: unknown) => {
         request.log.error({ err: error }, "could not make a member page's shell");
         throw error;

@@ -208,6 +208,34 @@ describe("a member page from its shell", () => {
     expect(byAdmin.html).not.toContain(`class="owner-tools"`);
   });
 
+  it("makes a search one page for every member; a search refused by the limit is theirs alone", async () => {
+    const byReader = await page("/search?q=roses", as(reader));
+    const byWriter = await page("/search?q=roses", as(writer));
+    for (const html of [byReader.html, byWriter.html]) expect(html).toContain("Roses in November");
+    expect(byReader.html).toContain(reader.username);
+    expect(byWriter.html).not.toContain(reader.username);
+
+    const limited = await startTestServer({ RATE_LIMITS: "on" });
+    try {
+      const member = await buildUser(limited, client(limited.url));
+      const ask = async (q: string) => {
+        const response = await fetch(`${limited.url}/search?q=${q}`, { headers: as(member) });
+        return { response, html: await response.text() };
+      };
+      // Each text is a search made afresh, which the limit counts (120 a minute).
+      for (let n = 0; n < 120; n += 1) {
+        expect((await ask(`word${String(n)}`)).response.status).toBe(200);
+      }
+      const refused = await ask("refused");
+      expect(refused.html).toContain("Too many requests");
+      expect(refused.response.headers.get("cache-control")).toBe("private, no-store");
+      // A search kept before the limit was reached costs nothing: still answered.
+      expect((await ask("word0")).html).not.toContain("Too many requests");
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("is made for each theme apart, and equal to the whole page in each", async () => {
     const dark = await page("/posts", as(reader, "theme=dark"));
     expect(dark.html).toContain('data-theme="dark"');
