@@ -8,6 +8,7 @@ export default [
   route("posts/images", "routes/post-images.tsx"),
   route("posts/details/:id", "routes/post-details.tsx"),
   route("posts/categories/:category", "routes/category.tsx"),
+  route("tags/:name", "routes/tag.tsx"),
   route("menu", "routes/menu.tsx"),
   route("search", "routes/search.tsx"),
   route("profile/:id", "routes/profile.tsx"),

@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import sharp from "sharp";
 import { hashPassword } from "../core/auth/passwords.js";
 import { encodeImage, putImage, type EncodedImage } from "../core/media/images.js";
@@ -111,13 +111,12 @@ async function imagePool(count: number): Promise<EncodedImage[]> {
 async function insertInBatches<T extends keyof Database>(
   db: Kysely<Database>,
   table: T,
-  rows: Database[T][],
+  rows: Insertable<Database[T]>[],
 ) {
   for (let i = 0; i < rows.length; i += 500) {
-    // The rows are complete table rows, which is exactly what the insert takes.
     await db
       .insertInto(table)
-      .values(rows.slice(i, i + 500) as never)
+      .values(rows.slice(i, i + 500))
       .execute();
   }
 }
@@ -246,7 +245,7 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
   );
 
   const pool = await imagePool(Math.min(16, Math.max(1, sizes.posts)));
-  const posts: Database["posts"][] = [];
+  const posts: Insertable<Database["posts"]>[] = [];
   for (let i = 0; i < sizes.posts; i += 1) {
     const created = time(now - rnd.int(year));
     const title = rnd

@@ -8,8 +8,13 @@ import {
   IMAGE_ALT_MAX,
   IMAGE_TYPES,
   COMMENT_MIN,
+  CANONICAL_URL_MAX,
+  META_DESCRIPTION_MAX,
   POST_DESCRIPTION_MAX,
   POST_TITLE_MAX,
+  TAG_MAX,
+  TAG_MIN,
+  TAGS_MAX,
 } from "./limits.js";
 import { parseIsoTime } from "./publish-time.js";
 import { requiredString } from "./validation.js";
@@ -41,9 +46,76 @@ export const contentMessages = {
   parentIdInvalid: "parentId must be the id of a comment",
   parentNotFound: "The comment replied to was not found",
   parentOtherPost: "The comment replied to belongs to another post",
+  tagsTooMany: `A post can have at most ${TAGS_MAX} tags`,
+  tagInvalid: `Each tag must be ${TAG_MIN} to ${TAG_MAX} letters or digits, with single hyphens only between them`,
+  metaDescriptionTooLong: `Meta description must be at most ${META_DESCRIPTION_MAX} characters long`,
+  canonicalUrlInvalid: "Canonical URL must be an absolute http:// or https:// address",
 } as const;
 
 const m = contentMessages;
+
+/** A tag's spelling: letters of any script and digits, single hyphens only between them. */
+const TAG_SHAPE = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
+
+/** A tag as stored and compared: trimmed, composed (NFC), lowercase. */
+export const normalizeTag = (tag: string) => tag.trim().normalize("NFC").toLowerCase();
+
+/** Whether a normalized tag is one a post may carry. */
+export const isTag = (tag: string) =>
+  tag.length >= TAG_MIN && tag.length <= TAG_MAX && TAG_SHAPE.test(tag);
+
+/**
+ * `tags`: an array (JSON) or one comma-separated text (a form), normalized, duplicates merged in
+ * the writer's order; blank entries are dropped, so "" or [] clears them.
+ */
+const tagsField = z
+  .union([z.string().max(TAGS_MAX * (TAG_MAX + 2) * 4), z.array(z.string()).max(TAGS_MAX * 4)], {
+    error: m.tagInvalid,
+  })
+  .transform((value, context) => {
+    const given = (typeof value === "string" ? value.split(",") : value).map(normalizeTag);
+    const tags = [...new Set(given.filter((tag) => tag !== ""))];
+    if (tags.some((tag) => !isTag(tag))) {
+      context.addIssue({ code: "custom", message: m.tagInvalid });
+      return z.NEVER;
+    }
+    if (tags.length > TAGS_MAX) {
+      context.addIssue({ code: "custom", message: m.tagsTooMany });
+      return z.NEVER;
+    }
+    return tags;
+  });
+
+/** An absolute http(s) address, or blank (none). */
+const isCanonicalUrl = (value: string) => {
+  if (value === "") return true;
+  if (!URL.canParse(value)) return false;
+  const { protocol, hostname } = new URL(value);
+  return (protocol === "http:" || protocol === "https:") && hostname !== "";
+};
+
+/**
+ * The fields DESIGN.md 10 ("Writing") adds to a post, each optional: absent on an edit, kept;
+ * blank, cleared.
+ */
+export const postExtraFields = {
+  tags: tagsField.optional(),
+  metaDescription: z
+    .string({ error: m.metaDescriptionTooLong })
+    .trim()
+    .max(META_DESCRIPTION_MAX, m.metaDescriptionTooLong)
+    .optional(),
+  canonicalUrl: z
+    .string({ error: m.canonicalUrlInvalid })
+    .trim()
+    .max(CANONICAL_URL_MAX, m.canonicalUrlInvalid)
+    .refine(isCanonicalUrl, m.canonicalUrlInvalid)
+    .optional(),
+};
+
+/** Whether a post edit names any field of DESIGN.md 10 ("Writing"): it may then leave out the rest. */
+export const namesWritingFields = (body: object) =>
+  ["status", ...Object.keys(postExtraFields)].some((field) => field in body);
 
 const postFields = (messages: { title: string; category: string; description: string }) =>
   z.object({
@@ -59,6 +131,7 @@ const postFields = (messages: { title: string; category: string; description: st
       .trim()
       .max(IMAGE_ALT_MAX, m.imageAltTooLong)
       .optional(),
+    ...postExtraFields,
   });
 
 /** The text fields of the create-post form; the image is checked beside it. */
@@ -75,6 +148,9 @@ export const PostUpdateSchema = postFields({
   description: m.descriptionRequired,
 });
 export type PostUpdateInput = z.infer<typeof PostUpdateSchema>;
+
+/** An edit that names a status or a field of DESIGN.md 10 ("Writing"): what it leaves out is kept. */
+export const PostPartialUpdateSchema = PostUpdateSchema.partial();
 
 export const CategoryCreateSchema = z.object({
   title: requiredString(m.titleRequired)
@@ -105,6 +181,11 @@ export const PageQuerySchema = z.object({
     .transform(Number)
     .optional(),
   category: z.string().max(CATEGORY_TITLE_MAX).optional(),
+  /** One tag's posts (matched case-insensitively). */
+  tag: z
+    .string()
+    .max(TAG_MAX * 4)
+    .optional(),
 });
 
 const IMAGE_NAME = new RegExp(`\\.(${IMAGE_TYPES.join("|")})$`, "i");

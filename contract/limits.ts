@@ -32,6 +32,15 @@ export const POST_TITLE_MAX = 200;
 export const IMAGE_ALT_MAX = 200;
 export const POST_DESCRIPTION_MAX = 20_000;
 export const COMMENT_MAX = 2_000;
+/** Tags of a post (DESIGN.md 10, "Writing"): how many, and each one's length in characters. */
+export const TAGS_MAX = 5;
+export const TAG_MIN = 2;
+export const TAG_MAX = 30;
+/** Tags a page of `GET /api/tags` lists. */
+export const TAGS_PAGE_SIZE = 20;
+/** What search engines and share cards show for a post, at most (their usual snippet). */
+export const META_DESCRIPTION_MAX = 160;
+export const CANONICAL_URL_MAX = 2_000;
 
 /** The longest search text taken, in characters (after trimming). */
 export const SEARCH_MAX = 200;

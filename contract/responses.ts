@@ -61,6 +61,15 @@ export const PostSchema = named(
       .nullable()
       .describe("The writer's description of the image; null: the title describes it"),
     user: PublicUserSchema,
+    tags: z.array(z.string()).describe("Lowercase, in the writer's order"),
+    metaDescription: z
+      .string()
+      .nullable()
+      .describe("What search engines and share cards show; null: the excerpt"),
+    canonicalUrl: z
+      .string()
+      .nullable()
+      .describe("Where the post first appeared, when elsewhere; null: here"),
     likesCount: z.number().int(),
     commentsCount: z.number().int(),
     status: z.enum(POST_STATUSES),
@@ -72,6 +81,11 @@ export const PostSchema = named(
 );
 
 export const PostListSchema = named("PostList", z.array(PostSchema));
+
+export const TagListSchema = named(
+  "TagList",
+  z.array(z.object({ name: z.string(), postsCount: z.number().int() })),
+);
 
 export const CommentSchema = named(
   "Comment",

@@ -27,6 +27,7 @@ import { coverAlt } from "./migrations/012-cover-alt.js";
 import { postsCreatedAt } from "./migrations/013-posts-created-at.js";
 import { searchPrefixes } from "./migrations/014-search-prefixes.js";
 import { bodyImageBytes } from "./migrations/015-body-image-bytes.js";
+import { postTagsSeo } from "./migrations/016-post-tags-seo.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
 import { SQLite } from "./sqlite-driver.js";
@@ -84,6 +85,7 @@ const migrations: MigrationProvider = {
       "013-posts-created-at": postsCreatedAt,
       "014-search-prefixes": searchPrefixes,
       "015-body-image-bytes": bodyImageBytes,
+      "016-post-tags-seo": postTagsSeo,
     }),
 };
 

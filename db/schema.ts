@@ -1,4 +1,4 @@
-import type { ColumnType } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /**
  * Row types of every table. Times are ISO-8601 UTC strings (they sort as text on both engines);
@@ -99,6 +99,18 @@ export interface PostsTable {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Its tags, lowercase, space-separated in the writer's order; '' for none (post_tags too). */
+  tags: Generated<string>;
+  /** What search engines and share cards show for it; null: its excerpt. */
+  meta_description: string | null;
+  /** Where it first appeared, when elsewhere (an absolute http(s) URL); null: here. */
+  canonical_url: string | null;
+}
+
+/** One row per tag of a post: what a tag's list and the tag counts read (016). */
+export interface PostTagsTable {
+  post_id: string;
+  tag: string;
 }
 
 export interface LikesTable {
@@ -285,6 +297,7 @@ export interface Database {
   verification_tokens: VerificationTokensTable;
   categories: CategoriesTable;
   posts: PostsTable;
+  post_tags: PostTagsTable;
   likes: LikesTable;
   comments: CommentsTable;
   body_images: BodyImagesTable;

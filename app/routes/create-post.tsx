@@ -1,14 +1,18 @@
 import { useEffect, useState } from "react";
 import { Form, Link, useActionData, useNavigate, useNavigation } from "react-router";
 import { imageFileError, PostCreateSchema } from "../../contract/content.js";
-import { IMAGE_ALT_MAX, IMAGE_CREATE_MAX_BYTES } from "../../contract/limits.js";
+import {
+  IMAGE_ALT_MAX,
+  IMAGE_CREATE_MAX_BYTES,
+  META_DESCRIPTION_MAX,
+} from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import { listCategories } from "../../core/categories/categories-service.js";
-import { createPost } from "../../core/posts/posts-service.js";
+import { createPost, listTags } from "../../core/posts/posts-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, imageForm, limited } from "../features/forms/action.server.js";
 import { BodyEditor } from "../features/forms/body-editor.js";
-import { Field, SelectField } from "../features/forms/field.js";
+import { Field, SelectField, TextAreaField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { useSingleSubmit } from "../features/forms/form-state.js";
 import { ImageInput } from "../features/forms/image-input.js";
@@ -26,11 +30,12 @@ const CREATED_MS = 2000;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
-  return {
-    site: context.site,
-    categories: await listCategories(context.deps),
-    isAdmin: viewer.user.isAdmin,
-  };
+  const [categories, tags] = await Promise.all([
+    listCategories(context.deps),
+    // The most used tags, offered as the writer types.
+    listTags(context.deps),
+  ]);
+  return { site: context.site, categories, tags, isAdmin: viewer.user.isAdmin };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -148,6 +153,39 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
           maxLength={IMAGE_ALT_MAX}
           error={errors.imageAlt}
         />
+        <Field
+          label="Tags (optional: up to 5, separated by commas)"
+          name="tags"
+          list="tag-suggestions"
+          autoComplete="off"
+          error={errors.tags}
+        />
+        <datalist id="tag-suggestions">
+          {loaderData.tags.map((tag) => (
+            <option key={tag.name} value={tag.name} />
+          ))}
+        </datalist>
+        <details
+          className="seo-fields"
+          open={Boolean(errors.metaDescription ?? errors.canonicalUrl)}
+        >
+          <summary>Search engines and sharing</summary>
+          <TextAreaField
+            label={`Meta description (optional: what search results and share cards show, up to ${String(META_DESCRIPTION_MAX)} characters)`}
+            name="metaDescription"
+            rows={2}
+            maxLength={META_DESCRIPTION_MAX}
+            error={errors.metaDescription}
+          />
+          <Field
+            label="Canonical URL (optional: where this post first appeared, if elsewhere)"
+            name="canonicalUrl"
+            type="url"
+            inputMode="url"
+            placeholder="https://"
+            error={errors.canonicalUrl}
+          />
+        </details>
         <FormAlert result={result} />
         <PublishControls
           choices={["draft", "scheduled", "published"]}

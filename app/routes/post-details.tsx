@@ -15,6 +15,7 @@ import { Byline } from "../features/posts/byline.js";
 import { Pager, pageParam } from "../features/posts/pager.js";
 import { postAction } from "../features/posts/post-action.server.js";
 import { PostStatusNotice } from "../features/posts/publish-controls.js";
+import { TagList } from "../features/posts/tag-list.js";
 import {
   CommentForm,
   CommentTools,
@@ -146,23 +147,26 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
 
 export const meta = ({ loaderData }: Route.MetaArgs) => {
   const { post, site } = loaderData;
-  const url = `${site.publicUrl}/posts/details/${post._id}`;
+  const url = post.canonicalUrl ?? `${site.publicUrl}/posts/details/${post._id}`;
+  // The writer's summary for search engines and share cards, or the body's first words.
+  const description = post.metaDescription ?? post.excerpt;
   return [
     ...pageMeta(site, {
       title: post.title,
-      description: post.excerpt,
+      description,
       path: `/posts/details/${post._id}`,
+      canonicalUrl: post.canonicalUrl,
     }),
     { property: "og:type", content: "article" },
     { property: "og:title", content: post.title },
-    { property: "og:description", content: post.excerpt },
+    { property: "og:description", content: description },
     { property: "og:url", content: url },
     { property: "og:image", content: post.image.url },
     { property: "og:site_name", content: site.title },
     { property: "article:published_time", content: post.publishedAt ?? post.createdAt },
     { name: "twitter:card", content: "summary_large_image" },
     { name: "twitter:title", content: post.title },
-    { name: "twitter:description", content: post.excerpt },
+    { name: "twitter:description", content: description },
     { name: "twitter:image", content: post.image.url },
   ];
 };
@@ -215,6 +219,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
             <CommentIcon /> {post.commentsCount} {post.commentsCount === 1 ? "comment" : "comments"}
           </span>
         </Byline>
+        <TagList tags={post.tags} />
         <PostStatusNotice status={post.status} publishAt={post.publishAt} />
       </header>
       <img

@@ -4,14 +4,14 @@ import { searchMessages } from "../../contract/search.js";
 import { searchPosts, type SearchResults } from "../../core/search/search-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
-import { cardsOf, PostCard } from "../features/posts/post-card.js";
+import { cardsOf, PostCard, type NotOnCards } from "../features/posts/post-card.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/search";
 
 /** A search's results as the page is given them: its cards without counts (`cardsOf`). */
 interface FoundPosts {
   total: number;
-  posts: Omit<SearchResults["posts"][number], "likesCount" | "commentsCount">[];
+  posts: Omit<SearchResults["posts"][number], NotOnCards>[];
 }
 
 type Outcome =

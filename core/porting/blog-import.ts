@@ -17,6 +17,7 @@ import {
   USERNAME_MAX,
 } from "../../contract/limits.js";
 import type { CommentsTable, PostsTable } from "../../db/schema.js";
+import type { Insertable } from "kysely";
 import { createUser, emailKeyOf } from "../auth/auth-service.js";
 import type { CoreDeps } from "../deps.js";
 import { discardImages, encodeImage, imageUrl, putImage } from "../media/images.js";
@@ -272,7 +273,7 @@ export async function importBlog(
       const body = await bodyFor(deps, actor, markdown, "markdown");
       // Nothing the source hid becomes public here: such a post waits as a draft (decision 019).
       const status = post.hiddenBecause === null ? post.status : "draft";
-      const row: PostsTable = {
+      const row: Insertable<PostsTable> = {
         id: newId(),
         user_id: actor.id,
         title,

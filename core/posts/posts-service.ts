@@ -1,16 +1,23 @@
 import { sql } from "kysely";
 import {
   contentMessages,
+  namesWritingFields,
+  normalizeTag,
   OwnPostsQuerySchema,
   PostCreateSchema,
+  PostPartialUpdateSchema,
   PostPublishingSchema,
   PostUpdateSchema,
   publishingMessages,
   type PostPublishingInput,
 } from "../../contract/content.js";
-import { IMAGE_CREATE_MAX_BYTES, IMAGE_REPLACE_MAX_BYTES } from "../../contract/limits.js";
+import {
+  IMAGE_CREATE_MAX_BYTES,
+  IMAGE_REPLACE_MAX_BYTES,
+  TAGS_PAGE_SIZE,
+} from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import { compiledOnce } from "../../db/compiled-once.js";
 import type { BodyFormat, Database, PostsTable } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
@@ -63,8 +70,17 @@ export interface PostFilter {
   userId?: string | undefined;
   /** The authors this user follows (the signed-in reader's feed). */
   followedBy?: string | undefined;
+  /** One tag's posts (any spelling: it is compared normalized). */
+  tag?: string | undefined;
   status?: PostListStatus | undefined;
 }
+
+/** The posts tagged `tag`, for a query on `posts`: through post_tags' index. */
+const taggedIds = (db: Kysely<Database>, tag: string) =>
+  db
+    .selectFrom("post_tags")
+    .select("post_tags.post_id")
+    .where("post_tags.tag", "=", normalizeTag(tag));
 
 /**
  * What a filter binds, in the order `postIdsOf` and `countPosts` bind it, and the shape it gives
@@ -78,6 +94,7 @@ function filterBinding(filter: PostFilter) {
     ["category", filter.category],
     ["userId", filter.userId],
     ["followedBy", filter.followedBy],
+    ["tag", filter.tag === undefined ? undefined : normalizeTag(filter.tag)],
   ] as const;
   const bound = conditions.flatMap(([name, value]) =>
     value === undefined ? [] : [{ name, value }],
@@ -98,6 +115,7 @@ function postIdsOf(deps: CoreDeps, filter: PostFilter) {
   if (filter.followedBy !== undefined) {
     ids = ids.where("posts.user_id", "in", followeesOf(deps.db, filter.followedBy));
   }
+  if (filter.tag !== undefined) ids = ids.where("posts.id", "in", taggedIds(deps.db, filter.tag));
   return ids;
 }
 
@@ -119,6 +137,9 @@ export async function listPosts(
     if (filter.userId !== undefined) query = query.where("posts.user_id", "=", filter.userId);
     if (filter.followedBy !== undefined) {
       query = query.where("posts.user_id", "in", followeesOf(deps.db, filter.followedBy));
+    }
+    if (filter.tag !== undefined) {
+      query = query.where("posts.id", "in", taggedIds(deps.db, filter.tag));
     }
     const rows = await query.execute();
     return rows.map((row) => presentPostSummary(deps, row));
@@ -199,6 +220,7 @@ export async function countPosts(deps: CoreDeps, filter: PostFilter = {}) {
     if (filter.followedBy !== undefined) {
       query = query.where("user_id", "in", followeesOf(deps.db, filter.followedBy));
     }
+    if (filter.tag !== undefined) query = query.where("id", "in", taggedIds(deps.db, filter.tag));
     return query;
   });
   return Number(row?.n ?? 0);
@@ -347,7 +369,7 @@ export async function createPost(
   const category = await canonicalCategory(deps, parsed.data.category);
   const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal);
   const now = iso(deps.clock());
-  const post: PostsTable = {
+  const post: Insertable<PostsTable> = {
     id: newId(),
     user_id: actor.id,
     title: parsed.data.title,
@@ -355,6 +377,9 @@ export async function createPost(
     category,
     image_key: imageKey,
     image_alt: parsed.data.imageAlt || null,
+    tags: (parsed.data.tags ?? []).join(" "),
+    meta_description: parsed.data.metaDescription || null,
+    canonical_url: parsed.data.canonicalUrl || null,
     ...body.columns,
     status,
     publish_at: state.publish_at ?? null,
@@ -366,6 +391,7 @@ export async function createPost(
     await changingContent(deps, () =>
       deps.db.transaction().execute(async (trx) => {
         await trx.insertInto("posts").values(post).execute();
+        await writeTags(trx, post.id, parsed.data.tags ?? []);
         await body.claimImages(trx, post);
       }),
     );
@@ -407,41 +433,85 @@ function publishingColumns(deps: CoreDeps, input: PostPublishingInput) {
 export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
   const post = await requirePost(deps, actor, id);
   if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
-  const input = validate(PostUpdateSchema, body);
+  // SPEC's edit sends title, category and description; one that names a status or a field of
+  // DESIGN.md 10 ("Writing") may leave any of them out, and what it leaves out is kept.
+  const partial = typeof body === "object" && body !== null && namesWritingFields(body);
+  const input = validate(partial ? PostPartialUpdateSchema : PostUpdateSchema, body);
   const publishing = validate(PostPublishingSchema, body);
   const state = publishingColumns(deps, publishing);
   // A post keeps its format: one written before Markdown stays plain text, as its author wrote it.
-  const rendered = await bodyFor(deps, actor, input.description, post.body_format);
+  const rendered =
+    input.description === undefined
+      ? undefined
+      : await bodyFor(deps, actor, input.description, post.body_format);
   // A post may keep a category that was deleted since; a change must name one that exists.
   const category =
-    input.category === post.category
+    input.category === undefined || input.category === post.category
       ? post.category
       : await canonicalCategory(deps, input.category);
-  const { html, excerpt, body_text, reading_minutes } = rendered.columns;
+  const bodyColumns = rendered && {
+    description: input.description,
+    html: rendered.columns.html,
+    excerpt: rendered.columns.excerpt,
+    body_text: rendered.columns.body_text,
+    reading_minutes: rendered.columns.reading_minutes,
+  };
+  const { tags, metaDescription, canonicalUrl, imageAlt } = input;
   await changingContent(deps, () =>
     deps.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable("posts")
         .set({
-          title: input.title,
-          description: input.description,
-          html,
-          excerpt,
-          body_text,
-          reading_minutes,
+          ...(input.title === undefined ? {} : { title: input.title }),
+          ...bodyColumns,
           category,
-          ...(input.imageAlt === undefined ? {} : { image_alt: input.imageAlt || null }),
+          ...(imageAlt === undefined ? {} : { image_alt: imageAlt || null }),
+          ...(tags === undefined ? {} : { tags: tags.join(" ") }),
+          ...(metaDescription === undefined ? {} : { meta_description: metaDescription || null }),
+          ...(canonicalUrl === undefined ? {} : { canonical_url: canonicalUrl || null }),
           ...state,
           updated_at: iso(deps.clock()),
         })
         .where("id", "=", post.id)
         .executeTakeFirst();
-      // Deleted meanwhile: nothing to claim images for.
-      if (updated.numUpdatedRows === 1n) await rendered.claimImages(trx, post);
+      // Deleted meanwhile: nothing to claim images for, no tags to write.
+      if (updated.numUpdatedRows !== 1n) return;
+      if (tags !== undefined) await writeTags(trx, post.id, tags);
+      await rendered?.claimImages(trx, post);
     }),
   );
   if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
   return getPost(deps, actor, post.id);
+}
+
+/** A post's tags one row each, as its row lists them (in the transaction that writes the row). */
+async function writeTags(db: Kysely<Database>, postId: string, tags: readonly string[]) {
+  await db.deleteFrom("post_tags").where("post_id", "=", postId).execute();
+  if (tags.length === 0) return;
+  await db
+    .insertInto("post_tags")
+    .values(tags.map((tag) => ({ post_id: postId, tag })))
+    .execute();
+}
+
+const tagsPage = compiledOnce<Database>();
+
+/** `GET /api/tags`: the tags published posts carry, most used first, a page of 20 at a time. */
+export async function listTags(deps: CoreDeps, pageNumber = 1) {
+  const { limit, offset } = pageOf(pageNumber, TAGS_PAGE_SIZE);
+  const rows = await tagsPage(deps.db, { parameters: ["published", limit, offset] }, () =>
+    deps.db
+      .selectFrom("post_tags")
+      .innerJoin("posts", "posts.id", "post_tags.post_id")
+      .where("posts.status", "=", "published")
+      .select((eb) => ["post_tags.tag", eb.fn.countAll<number | string>().as("n")])
+      .groupBy("post_tags.tag")
+      .orderBy(sql`count(*)`, "desc")
+      .orderBy("post_tags.tag")
+      .limit(limit)
+      .offset(offset),
+  );
+  return rows.map((row) => ({ name: row.tag, postsCount: Number(row.n) }));
 }
 
 /** Moves a post to another state alone (the site's Unpublish), as PUT /api/posts does with it. */

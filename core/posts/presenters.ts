@@ -23,6 +23,12 @@ export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
       username: row.author_username,
       photo_key: row.author_photo_key,
     }),
+    /** Lowercase, in the writer's order. */
+    tags: row.tags === "" ? [] : row.tags.split(" "),
+    /** What search engines and share cards show; null: the excerpt. */
+    metaDescription: row.meta_description,
+    /** Where the post first appeared, when elsewhere; null: here. */
+    canonicalUrl: row.canonical_url,
     likesCount: Number(row.likes_count ?? 0),
     commentsCount: Number(row.comments_count ?? 0),
     status: row.status,

@@ -22,6 +22,9 @@ export const POST_COLUMNS = [
   "posts.published_at",
   "posts.created_at",
   "posts.updated_at",
+  "posts.tags",
+  "posts.meta_description",
+  "posts.canonical_url",
 ] as const;
 
 /**

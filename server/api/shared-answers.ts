@@ -10,7 +10,8 @@ import { etagOf, sendShared, type CachedPage, type PageCache } from "../web/page
  * (`no-cache`), so a client sees its own write at once.
  */
 const SHARED_ROUTES = new Map<string, { reads: readonly string[]; shows: Shows }>([
-  ["/api/posts", { reads: ["pageNumber", "category"], shows: "listed" }],
+  ["/api/posts", { reads: ["pageNumber", "category", "tag"], shows: "listed" }],
+  ["/api/tags", { reads: ["pageNumber"], shows: "site" }],
   ["/api/posts/count", { reads: [], shows: "site" }],
   ["/api/posts/:id", { reads: [], shows: "post" }],
   ["/api/categories", { reads: [], shows: "site" }],

@@ -132,6 +132,7 @@ const MEMBER_PAGES: readonly {
   { path: /^\/$/, reads: [], not: "tab" },
   { path: /^\/posts$/, reads: ["page"] },
   { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
+  { path: /^\/tags\/[^/]+$/, reads: ["page"] },
   { path: /^\/posts\/details\/[^/]+$/, reads: ["comments"] },
   // Anyone's profile but one's own (an admin's: every profile), whose page is theirs alone
   // (`wholeFor`). The tabs of drafts and scheduled posts are for those two only.

@@ -227,7 +227,18 @@ describe("GET /api/openapi.json", () => {
     const create = resolved.paths["/api/posts"]?.post?.requestBody?.content["multipart/form-data"]
       ?.schema as { properties: Record<string, Json>; required: string[] };
     expect(Object.keys(create.properties).sort()).toEqual(
-      ["category", "description", "image", "imageAlt", "publishAt", "status", "title"].sort(),
+      [
+        "canonicalUrl",
+        "category",
+        "description",
+        "image",
+        "imageAlt",
+        "metaDescription",
+        "publishAt",
+        "status",
+        "tags",
+        "title",
+      ].sort(),
     );
     // The contract's limits and choices, not a copy of them.
     expect(create.properties.title).toMatchObject({ type: "string", maxLength: 200 });

@@ -488,10 +488,11 @@ describe("posts written before search (migration 008)", () => {
       await migrateTo(db, "007-conversations");
       await migrateToLatest(db);
       expect((await ownApi.get<Results>("/api/search?q=lighthouse")).body.total).toBe(1);
-      // 014 makes the index again (with more prefix lengths) from the posts, both ways.
+      // 014 makes the index again (with more prefix lengths) from the posts, both ways. (The
+      // server reads columns of later migrations, so it is asked again once they are back.)
       await migrateTo(db, "013-posts-created-at");
-      expect((await ownApi.get<Results>("/api/search?q=harbo")).body.total).toBe(1);
       await migrateToLatest(db);
+      expect((await ownApi.get<Results>("/api/search?q=harbo")).body.total).toBe(1);
       expect((await ownApi.get<Results>("/api/search?q=lighthous")).body.total).toBe(1);
       expect((await ownApi.get<Results>("/api/search?q=draft")).body.total).toBe(0);
     } finally {

@@ -200,9 +200,14 @@ const excluded: { route: string; status: number; queries: string[] }[] = [];
 
 beforeAll(async () => {
   // The world the pages show: every list has rows, and the paged ones a second page.
-  const post = await addPost(api, author, { title: "Counted", category: "Travel" });
+  const post = await addPost(api, author, {
+    title: "Counted",
+    category: "Travel",
+    tags: "counted",
+  });
   for (let i = 0; i < 7; i += 1) {
-    await addPost(api, author, { title: `Counted ${String(i)}`, category: "Travel" });
+    const tags = "counted,more";
+    await addPost(api, author, { title: `Counted ${String(i)}`, category: "Travel", tags });
   }
   const own = await addPost(api, viewer, { title: "Counted by the reader", category: "Food" });
   const draft = await addPost(api, viewer, { category: "Food", status: "draft" });
@@ -269,6 +274,8 @@ beforeAll(async () => {
     { path: `/posts/details/${draft._id}`, as: "member" },
     { path: "/posts/categories/Travel", as: "member" },
     { path: "/posts/categories/Travel?page=2", as: "member" },
+    { path: "/tags/counted", as: "member" },
+    { path: "/tags/counted?page=2", as: "member" },
     { path: "/menu", as: "member" },
     { path: "/search", as: "member" },
     { path: "/search?q=counted", as: "member" },
@@ -323,6 +330,8 @@ beforeAll(async () => {
     { path: "/api/users/me/settings", as: "member" },
     { path: "/api/comments", as: "admin" },
     { path: "/api/categories", as: "member" },
+    { path: "/api/tags", as: "member" },
+    { path: "/api/posts?tag=counted&pageNumber=1", as: "member" },
     { path: "/api/categories/category/Travel?pageNumber=1", as: "member" },
     { path: "/api/admin/audit?pageNumber=1", as: "admin" },
     { path: "/api/reports", as: "admin" },

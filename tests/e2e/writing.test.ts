@@ -117,6 +117,52 @@ describe("creating a post", () => {
     await site.context.close();
   });
 
+  it("tags a post, with a summary for search engines, and finds it on its tag's page (phone)", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    await signIn(site, server.config.publicUrl, author.token);
+    const { page } = site;
+    await page.goto("/posts/create-post");
+    await page.getByLabel("Post Title").fill("Sleeper trains of Europe");
+    await page.getByLabel("Category").selectOption("Travel");
+    await page.getByLabel("Post Description").fill("Falling asleep in one country.");
+    await page
+      .getByLabel("Post Image")
+      .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: await pngImage() });
+    await page.getByLabel(/^Tags/).fill("Night-Trains, alps, night trains");
+    await page.getByRole("button", { name: "Publish" }).click();
+    // A tag with a space is refused before anything is sent, under its field.
+    await shows(page.getByText(/^Each tag must be 2 to 30 letters or digits/));
+    await page.getByLabel(/^Tags/).fill("Night-Trains, alps");
+    await page.getByText("Search engines and sharing").click();
+    await page.getByLabel(/^Meta description/).fill("Six sleeper trains, tried and rated.");
+    await page.getByRole("button", { name: "Publish" }).click();
+    await shows(page.getByRole("status").getByText("Post created successfully"));
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+
+    // The card and the post show the tags, lowercase; the head carries the summary.
+    const card = page.locator(".post-card", { hasText: "Sleeper trains of Europe" });
+    await shows(card.getByRole("link", { name: "#night-trains" }));
+    await page.getByRole("link", { name: "Sleeper trains of Europe", exact: true }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/posts/details/"));
+    // The head follows the client's navigation once the post's page is rendered.
+    await expect
+      .poll(() => page.locator('meta[name="description"]').getAttribute("content"))
+      .toBe("Six sleeper trains, tried and rated.");
+    const tags = page.getByRole("list", { name: "Tags" });
+    await shows(tags.getByRole("link", { name: "#alps" }));
+    await tags.getByRole("link", { name: "#night-trains" }).click();
+    await page.waitForURL((url) => url.pathname === "/tags/night-trains");
+    await shows(page.getByRole("heading", { name: "#night-trains", level: 1 }));
+    await shows(page.getByRole("link", { name: "Sleeper trains of Europe", exact: true }));
+    await expectAccessible(page);
+    // Any spelling of a tag is its page; a tag nobody uses is none.
+    await page.goto("/tags/Night-Trains");
+    expect(new URL(page.url()).pathname).toBe("/tags/night-trains");
+    expect((await page.goto("/tags/unused-tag"))?.status()).toBe(404);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
   it("works without JavaScript", async () => {
     const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
     await signIn(site, server.config.publicUrl, author.token);

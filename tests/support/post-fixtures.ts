@@ -35,6 +35,10 @@ export interface PostSummary {
   publishAt?: string | null;
   createdAt: string;
   updatedAt: string;
+  /** DESIGN.md 10: lowercase, in the writer's order. */
+  tags: string[];
+  metaDescription: string | null;
+  canonicalUrl: string | null;
 }
 
 export interface PostComment {
@@ -61,6 +65,7 @@ export interface ErrorBody {
 /** The exact keys of a post in a list (DESIGN.md 5), sorted. */
 export const POST_SUMMARY_KEYS = [
   "_id",
+  "canonicalUrl",
   "category",
   "commentsCount",
   "createdAt",
@@ -70,9 +75,11 @@ export const POST_SUMMARY_KEYS = [
   "image",
   "imageAlt",
   "likesCount",
+  "metaDescription",
   "publishedAt",
   "readingMinutes",
   "status",
+  "tags",
   "title",
   "updatedAt",
   "user",
@@ -118,6 +125,10 @@ export interface PostInput {
   /** DESIGN.md 9: `status` and `publishAt`, sent only when given. */
   status?: string;
   publishAt?: string;
+  /** DESIGN.md 10: comma-separated, as a form sends them. */
+  tags?: string;
+  metaDescription?: string;
+  canonicalUrl?: string;
 }
 
 /** Creates a post through the API as `author` and returns it; the category must exist. */
@@ -133,6 +144,9 @@ export async function addPost(api: Client, author: TestUser, input: PostInput) {
         ...(input.imageAlt === undefined ? {} : { imageAlt: input.imageAlt }),
         ...(input.status === undefined ? {} : { status: input.status }),
         ...(input.publishAt === undefined ? {} : { publishAt: input.publishAt }),
+        ...(input.tags === undefined ? {} : { tags: input.tags }),
+        ...(input.metaDescription === undefined ? {} : { metaDescription: input.metaDescription }),
+        ...(input.canonicalUrl === undefined ? {} : { canonicalUrl: input.canonicalUrl }),
       },
       file: { bytes: input.image ?? (await pngImage()), filename: "photo.png" },
     },

@@ -4,24 +4,28 @@ import type { PostSummary } from "../../../core/posts/presenters.js";
 import { imageSources } from "../../ui/format.js";
 import { categoryPath } from "../layout/header.js";
 import { Byline } from "./byline.js";
+import { TagList } from "./tag-list.js";
 
 export const postPath = (id: string) => `/posts/details/${id}`;
 
 /**
  * What a card is given of a post: its summary without the likes and comments counts, which no
  * card shows. Left out of a list page's data too, a like or a comment then changes no list page,
- * only its post's (decision 021).
+ * only its post's (decision 021). Nor the fields only its own page's head reads.
  */
-export type CardPost = Omit<PostSummary, "likesCount" | "commentsCount">;
+export type NotOnCards = "likesCount" | "commentsCount" | "metaDescription" | "canonicalUrl";
+export type CardPost = Omit<PostSummary, NotOnCards>;
 
 /** `posts` as their cards are given them (`CardPost`), whatever else each carries (a snippet). */
 export function cardsOf<T extends CardPost>(
-  posts: readonly (T & Pick<PostSummary, "likesCount" | "commentsCount">)[],
-): Omit<T, "likesCount" | "commentsCount">[] {
+  posts: readonly (T & Pick<PostSummary, NotOnCards>)[],
+): Omit<T, NotOnCards>[] {
   return posts.map((post) => {
-    const card: Omit<T, "likesCount" | "commentsCount"> & Partial<PostSummary> = { ...post };
+    const card: Omit<T, NotOnCards> & Partial<PostSummary> = { ...post };
     delete card.likesCount;
     delete card.commentsCount;
+    delete card.metaDescription;
+    delete card.canonicalUrl;
     return card;
   });
 }
@@ -75,6 +79,7 @@ export function PostCard({
           <span>{post.readingMinutes} min read</span>
         </Byline>
         <p className="post-card-description">{description ?? post.excerpt}</p>
+        <TagList tags={post.tags} />
         {actions ? (
           <div className="post-card-footer">
             {readMore}

@@ -18,6 +18,7 @@ import {
   PostDeletedSchema,
   PostDetailSchema,
   PostListSchema,
+  TagListSchema,
 } from "../../../contract/responses.js";
 import { imageForm, type RouteDocs } from "../openapi/route-docs.js";
 
@@ -32,7 +33,7 @@ export const postDocs = {
     summary: "List published posts",
     description:
       "With `pageNumber`: that page (6 posts, newest first). Without it: every post (the admin " +
-      "table's call). `category` keeps that category's posts.",
+      "table's call). `category` keeps that category's posts, `tag` that tag's (in any case).",
     access: "anyone",
     query: PageQuerySchema,
     response: { status: 200, description: "Posts, newest first", schema: PostListSchema },
@@ -78,9 +79,19 @@ export const postDocs = {
       503: "Too many images are being processed: try again in a moment",
     },
   },
+  tags: {
+    summary: "List tags",
+    description: "The tags published posts carry, most used first, 20 a page.",
+    access: "anyone",
+    query: PageQuerySchema.pick({ pageNumber: true }),
+    response: { status: 200, description: "Tags with their posts' count", schema: TagListSchema },
+  },
   update: {
     summary: "Edit a post",
-    description: "`status` and `publishAt` as on create; without `status`, the post keeps its own.",
+    description:
+      "`status` and `publishAt` as on create; without `status`, the post keeps its own. A body " +
+      "that names `status`, `tags`, `metaDescription` or `canonicalUrl` may leave out any other " +
+      "field, which is then kept; otherwise title, category and description are required.",
     access: "signed-in",
     params: postId,
     body: z.intersection(PostUpdateSchema, PostPublishingSchema),

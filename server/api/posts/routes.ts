@@ -14,6 +14,7 @@ import {
   getPost,
   listPosts,
   listPostsInBatches,
+  listTags,
   replacePostImage,
   toggleLike,
   updatePost,
@@ -38,18 +39,23 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
   const wholeLists = workSlots(1);
 
   app.get("/api/posts", documented(docs.list), async (request, reply) => {
-    const { pageNumber, category } = readPageQuery(request.query);
-    if (pageNumber !== undefined) return listPosts(deps, { category }, pageNumber);
+    const { pageNumber, category, tag } = readPageQuery(request.query);
+    if (pageNumber !== undefined) return listPosts(deps, { category, tag }, pageNumber);
     // Every post (the admin table's call): sent as it is read, a batch at a time, so the answer
     // holds one batch in memory however many posts the site has.
     if (!(await holdTurnForAnswer(request, reply, wholeLists, options.turnMs))) {
       return reply.hijack();
     }
-    const list = await jsonArrayStream(listPostsInBatches(deps, { category }));
+    const list = await jsonArrayStream(listPostsInBatches(deps, { category, tag }));
     return reply.type("application/json; charset=utf-8").send(list);
   });
 
   app.get("/api/posts/count", documented(docs.count), () => countPosts(deps));
+
+  app.get("/api/tags", documented(docs.tags), (request) => {
+    const { pageNumber } = readPageQuery(request.query);
+    return listTags(deps, pageNumber);
+  });
 
   app.get<IdParams>("/api/posts/:id", documented(docs.get), async (request) => {
     const signed = await optionalSignedIn(deps, request);

@@ -1,0 +1,20 @@
+import { Link } from "react-router";
+
+/** A tag's page (its name as stored: lowercase, letters, digits and hyphens). */
+export const tagPath = (tag: string) => `/tags/${encodeURIComponent(tag)}`;
+
+/** A post's tags as links to their pages; nothing when it has none. */
+export function TagList({ tags }: { tags: readonly string[] }) {
+  if (tags.length === 0) return null;
+  return (
+    <ul className="tag-list" aria-label="Tags">
+      {tags.map((tag) => (
+        <li key={tag}>
+          <Link to={tagPath(tag)} className="tag-chip">
+            #{tag}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
