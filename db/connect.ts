@@ -28,6 +28,7 @@ import { postsCreatedAt } from "./migrations/013-posts-created-at.js";
 import { searchPrefixes } from "./migrations/014-search-prefixes.js";
 import { bodyImageBytes } from "./migrations/015-body-image-bytes.js";
 import { postTagsSeo } from "./migrations/016-post-tags-seo.js";
+import { searchTags } from "./migrations/017-search-tags.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
 import { SQLite } from "./sqlite-driver.js";
@@ -86,6 +87,7 @@ const migrations: MigrationProvider = {
       "014-search-prefixes": searchPrefixes,
       "015-body-image-bytes": bodyImageBytes,
       "016-post-tags-seo": postTagsSeo,
+      "017-search-tags": searchTags,
     }),
 };
 

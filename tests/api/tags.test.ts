@@ -197,6 +197,23 @@ describe("tags", () => {
     expect(counted.body).toContainEqual({ name: "soil", postsCount: 2 });
   });
 
+  it("is found by search, and no longer once the post drops it", async () => {
+    const found = async (q: string) =>
+      (await api.get<{ posts: { _id: string }[] }>(`/api/search?q=${q}`)).body.posts.map(
+        (p) => p._id,
+      );
+    const created = await post({
+      title: "Airships",
+      description: "Slow flight.",
+      tags: "zeppelin",
+    });
+    await post({ title: "Hidden airship", tags: "zeppelin", status: "draft" });
+    expect(await found("zeppelin")).toEqual([created._id]);
+    await put(author, created._id, { tags: ["blimp"] });
+    expect(await found("zeppelin")).toEqual([]);
+    expect(await found("blimp")).toEqual([created._id]);
+  });
+
   it("goes with its post when the post is deleted", async () => {
     const created = await post({ tags: "fleeting" });
     const removed = await api.delete(`/api/posts/${created._id}`, { token: author.token });
