@@ -38,6 +38,8 @@ export const TAG_MIN = 2;
 export const TAG_MAX = 30;
 /** Tags a page of `GET /api/tags` lists. */
 export const TAGS_PAGE_SIZE = 20;
+/** Revisions a page of `GET /api/posts/:id/revisions` lists. */
+export const REVISIONS_PAGE_SIZE = 20;
 /** What search engines and share cards show for a post, at most (their usual snippet). */
 export const META_DESCRIPTION_MAX = 160;
 export const CANONICAL_URL_MAX = 2_000;

@@ -82,6 +82,32 @@ export const PostSchema = named(
 
 export const PostListSchema = named("PostList", z.array(PostSchema));
 
+export const RevisionListSchema = named(
+  "RevisionList",
+  z.array(
+    z.object({
+      _id: id,
+      createdAt: time.describe("When the edit that replaced this text was made"),
+      editor: PublicUserSchema.nullable().describe(
+        "Who made that edit; null once their account is deleted",
+      ),
+      title: z.string(),
+    }),
+  ),
+);
+
+export const RevisionSchema = named(
+  "Revision",
+  z.object({
+    _id: id,
+    createdAt: time,
+    title: z.string(),
+    description: z.string(),
+    category: z.string(),
+    tags: z.array(z.string()),
+  }),
+);
+
 export const TagListSchema = named(
   "TagList",
   z.array(z.object({ name: z.string(), postsCount: z.number().int() })),

@@ -29,6 +29,7 @@ import { searchPrefixes } from "./migrations/014-search-prefixes.js";
 import { bodyImageBytes } from "./migrations/015-body-image-bytes.js";
 import { postTagsSeo } from "./migrations/016-post-tags-seo.js";
 import { searchTags } from "./migrations/017-search-tags.js";
+import { postRevisions } from "./migrations/018-post-revisions.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
 import { SQLite } from "./sqlite-driver.js";
@@ -88,6 +89,7 @@ const migrations: MigrationProvider = {
       "015-body-image-bytes": bodyImageBytes,
       "016-post-tags-seo": postTagsSeo,
       "017-search-tags": searchTags,
+      "018-post-revisions": postRevisions,
     }),
 };
 

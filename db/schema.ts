@@ -113,6 +113,21 @@ export interface PostTagsTable {
   tag: string;
 }
 
+/** A post's title, body, category and tags before an edit changed them (018, decision 022). */
+export interface PostRevisionsTable {
+  id: string;
+  post_id: string;
+  /** Who made the edit; null once their account is deleted. */
+  editor_id: string | null;
+  title: string;
+  description: string;
+  category: string;
+  /** As posts.tags: lowercase, space-separated. */
+  tags: string;
+  /** When the edit that replaced this text was made. */
+  created_at: string;
+}
+
 export interface LikesTable {
   user_id: string;
   post_id: string;
@@ -298,6 +313,7 @@ export interface Database {
   categories: CategoriesTable;
   posts: PostsTable;
   post_tags: PostTagsTable;
+  post_revisions: PostRevisionsTable;
   likes: LikesTable;
   comments: CommentsTable;
   body_images: BodyImagesTable;

@@ -10,6 +10,10 @@ export const canSeePost = (actor: Actor | undefined, post: Owned & Pick<PostsTab
 /** Only the author edits a post or changes its image (SPEC.md 6). */
 export const canEditPost = (actor: Actor | undefined, post: Owned) => actor?.id === post.user_id;
 
+/** A post's revisions are its author's and admins' to read (decision 022). */
+export const canSeeRevisionsOf = (actor: Actor | undefined, post: Owned) =>
+  actor !== undefined && (actor.id === post.user_id || actor.isAdmin);
+
 /** The author or an admin deletes it. */
 export const canDeletePost = (actor: Actor | undefined, post: Owned) =>
   actor !== undefined && (actor.id === post.user_id || actor.isAdmin);

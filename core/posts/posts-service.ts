@@ -17,7 +17,7 @@ import {
   TAGS_PAGE_SIZE,
 } from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
-import type { Insertable, Kysely } from "kysely";
+import type { Insertable, Kysely, Selectable } from "kysely";
 import { compiledOnce } from "../../db/compiled-once.js";
 import type { BodyFormat, Database, PostsTable } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
@@ -457,6 +457,13 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
     reading_minutes: rendered.columns.reading_minutes,
   };
   const { tags, metaDescription, canonicalUrl, imageAlt } = input;
+  // The text a reader reads changes: what it was is kept as a revision (decision 022).
+  const textChanges =
+    (input.title !== undefined && input.title !== post.title) ||
+    (input.description !== undefined && input.description !== post.description) ||
+    category !== post.category ||
+    (tags !== undefined && tags.join(" ") !== post.tags);
+  const now = iso(deps.clock());
   await changingContent(deps, () =>
     deps.db.transaction().execute(async (trx) => {
       const updated = await trx
@@ -470,18 +477,59 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
           ...(metaDescription === undefined ? {} : { meta_description: metaDescription || null }),
           ...(canonicalUrl === undefined ? {} : { canonical_url: canonicalUrl || null }),
           ...state,
-          updated_at: iso(deps.clock()),
+          updated_at: now,
         })
         .where("id", "=", post.id)
         .executeTakeFirst();
-      // Deleted meanwhile: nothing to claim images for, no tags to write.
+      // Deleted meanwhile: nothing to claim images for, no tags to write, nothing to keep.
       if (updated.numUpdatedRows !== 1n) return;
       if (tags !== undefined) await writeTags(trx, post.id, tags);
+      if (textChanges) await keepRevision(trx, post, actor.id, now);
       await rendered?.claimImages(trx, post);
     }),
   );
   if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
   return getPost(deps, actor, post.id);
+}
+
+/** How many revisions a post keeps at least (DESIGN.md 10): the oldest beyond them go. */
+export const REVISIONS_KEPT = 50;
+
+/**
+ * Keeps a post's text as it was before an edit by `editorId` (in the edit's transaction), and
+ * lets the oldest go beyond the last `REVISIONS_KEPT`.
+ */
+async function keepRevision(
+  db: Kysely<Database>,
+  post: Pick<Selectable<PostsTable>, "id" | "title" | "description" | "category" | "tags">,
+  editorId: string,
+  now: string,
+) {
+  await db
+    .insertInto("post_revisions")
+    .values({
+      id: newId(),
+      post_id: post.id,
+      editor_id: editorId,
+      title: post.title,
+      description: post.description,
+      category: post.category,
+      tags: post.tags,
+      created_at: now,
+    })
+    .execute();
+  const kept = db
+    .selectFrom("post_revisions")
+    .select("id")
+    .where("post_id", "=", post.id)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(REVISIONS_KEPT);
+  await db
+    .deleteFrom("post_revisions")
+    .where("post_id", "=", post.id)
+    .where("id", "not in", kept)
+    .execute();
 }
 
 /** A post's tags one row each, as its row lists them (in the transaction that writes the row). */

@@ -216,6 +216,12 @@ beforeAll(async () => {
     status: "scheduled",
     publishAt: new Date(Date.now() + 86_400_000).toISOString(),
   });
+  // An edit of the reader's own post keeps a revision (decision 022).
+  await put(`/api/posts/${own._id}`, viewer, { tags: ["edited"] });
+  const revisions = await ok(
+    api.get<{ _id: string }[]>(`/api/posts/${own._id}/revisions`, { token: viewer.token }),
+  );
+  const revisionId = revisions.body[0]?._id ?? "";
   const remark = await addComment(api, viewer, post._id, "A remark");
   await put(`/api/users/follow/${author.id}`, viewer);
   await put(`/api/posts/bookmark/${post._id}`, viewer);
@@ -316,6 +322,8 @@ beforeAll(async () => {
     { path: "/api/posts/count", as: "member" },
     { path: `/api/posts/${post._id}`, as: "member" },
     { path: `/api/posts/${draft._id}`, as: "member" },
+    { path: `/api/posts/${own._id}/revisions`, as: "member" },
+    { path: `/api/posts/${own._id}/revisions/${revisionId}`, as: "member" },
     { path: "/api/posts/feed?pageNumber=1", as: "member" },
     { path: "/api/posts/feed?pageNumber=2", as: "member" },
     { path: "/api/users/count", as: "admin" },

@@ -18,6 +18,8 @@ import {
   PostDeletedSchema,
   PostDetailSchema,
   PostListSchema,
+  RevisionListSchema,
+  RevisionSchema,
   TagListSchema,
 } from "../../../contract/responses.js";
 import { imageForm, type RouteDocs } from "../openapi/route-docs.js";
@@ -25,6 +27,9 @@ import { imageForm, type RouteDocs } from "../openapi/route-docs.js";
 const postId = { id: "The post's id" };
 const notFound = "No post with that id, or one the caller may not see (a draft of someone else)";
 const notOwner = "The caller is not the post's author";
+const revisionsNotFound =
+  "No post with that id whose revisions the caller may read (its author's and admins')";
+const revisionIds = { ...postId, revisionId: "The revision's id" };
 const tooSoon = "Too many requests from this address, or too many posts from a new account";
 
 /** The API reference's entries for server/api/posts/routes.ts. */
@@ -78,6 +83,34 @@ export const postDocs = {
         "(admins are not counted); Retry-After says when there is room again",
       503: "Too many images are being processed: try again in a moment",
     },
+  },
+  revisions: {
+    summary: "List a post's revisions",
+    description:
+      "The title, body, category and tags the post had before each edit that changed them, " +
+      "newest first, 20 a page; at least the last 50 are kept.",
+    access: "signed-in",
+    params: postId,
+    query: PageQuerySchema.pick({ pageNumber: true }),
+    response: { status: 200, description: "Revisions, newest first", schema: RevisionListSchema },
+    errors: { 404: revisionsNotFound },
+  },
+  revision: {
+    summary: "Read a revision",
+    access: "signed-in",
+    params: revisionIds,
+    response: { status: 200, description: "The text it kept", schema: RevisionSchema },
+    errors: { 404: `${revisionsNotFound}, or no such revision of this post` },
+  },
+  restoreRevision: {
+    summary: "Restore a revision",
+    description:
+      "The post takes the revision's title, body, category and tags back; the text it replaces " +
+      "becomes a revision too.",
+    access: "signed-in",
+    params: revisionIds,
+    response: { status: 200, description: "The post as it is now", schema: PostDetailSchema },
+    errors: { 403: notOwner, 404: `${revisionsNotFound}, or no such revision of this post` },
   },
   tags: {
     summary: "List tags",

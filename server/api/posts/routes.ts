@@ -19,6 +19,7 @@ import {
   toggleLike,
   updatePost,
 } from "../../../core/posts/posts-service.js";
+import { getRevision, listRevisions, restoreRevision } from "../../../core/posts/revisions.js";
 import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
 import { clientLeft, readImageForm } from "../../plugins/uploads.js";
 import { workSlots } from "../../../core/shared/work-slots.js";
@@ -51,6 +52,30 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
   });
 
   app.get("/api/posts/count", documented(docs.count), () => countPosts(deps));
+
+  type RevisionParams = { Params: { id: string; revisionId: string } };
+  app.get<IdParams>("/api/posts/:id/revisions", documented(docs.revisions), async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return listRevisions(deps, actor, request.params.id, request.query);
+  });
+
+  app.get<RevisionParams>(
+    "/api/posts/:id/revisions/:revisionId",
+    documented(docs.revision),
+    async (request) => {
+      const { actor } = await requireSignedIn(deps, request);
+      return getRevision(deps, actor, request.params.id, request.params.revisionId);
+    },
+  );
+
+  app.post<RevisionParams>(
+    "/api/posts/:id/revisions/:revisionId/restore",
+    documented(docs.restoreRevision),
+    async (request) => {
+      const { actor } = await requireSignedIn(deps, request);
+      return restoreRevision(deps, actor, request.params.id, request.params.revisionId);
+    },
+  );
 
   app.get("/api/tags", documented(docs.tags), (request) => {
     const { pageNumber } = readPageQuery(request.query);
