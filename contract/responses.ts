@@ -55,7 +55,7 @@ export const PostSchema = named(
     excerpt: z.string().describe("Plain text, at most 200 characters"),
     readingMinutes: z.number().int(),
     category: z.string(),
-    image: ImageSchema,
+    image: ImageSchema.nullable().describe("Null for a draft saved without a cover image"),
     imageAlt: z
       .string()
       .nullable()

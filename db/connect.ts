@@ -30,6 +30,7 @@ import { bodyImageBytes } from "./migrations/015-body-image-bytes.js";
 import { postTagsSeo } from "./migrations/016-post-tags-seo.js";
 import { searchTags } from "./migrations/017-search-tags.js";
 import { postRevisions } from "./migrations/018-post-revisions.js";
+import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
 import { SQLite } from "./sqlite-driver.js";
@@ -90,6 +91,7 @@ const migrations: MigrationProvider = {
       "016-post-tags-seo": postTagsSeo,
       "017-search-tags": searchTags,
       "018-post-revisions": postRevisions,
+      "019-optional-cover": optionalCover,
     }),
 };
 

@@ -81,7 +81,8 @@ export interface PostsTable {
   description: string;
   /** A category title, kept when the category is deleted (DESIGN.md 4). */
   category: string;
-  image_key: string;
+  /** Its cover image; null for a draft saved without one (019: publishing requires one). */
+  image_key: string | null;
   /** The writer's description of the cover image; null: none given (the title stands in). */
   image_alt: string | null;
   body_format: BodyFormat;

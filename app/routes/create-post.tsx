@@ -61,13 +61,13 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
     path: "/posts/create-post",
   });
 
-function checkForm(form: HTMLFormElement): FieldErrors {
+/** The browser's check before sending; `status` is the button pressed (a draft needs no cover). */
+function checkForm(form: HTMLFormElement, status: string | null | undefined): FieldErrors {
   const data = new FormData(form);
   const file = data.get("image");
-  const imageError = imageFileError(
-    file instanceof File ? file : undefined,
-    IMAGE_CREATE_MAX_BYTES,
-  );
+  const chosen = file instanceof File && file.size > 0 ? file : undefined;
+  const imageError =
+    status === "draft" && !chosen ? undefined : imageFileError(chosen, IMAGE_CREATE_MAX_BYTES);
   const parsed = parseWith(PostCreateSchema, Object.fromEntries(data.entries()));
   return { ...(imageError ? { image: imageError } : {}), ...(parsed.ok ? {} : parsed.errors) };
 }
@@ -112,7 +112,10 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
             event.preventDefault();
             return;
           }
-          const found = checkForm(event.currentTarget);
+          const found = checkForm(
+            event.currentTarget,
+            (event.nativeEvent as SubmitEvent).submitter?.getAttribute("value"),
+          );
           setClientErrors(Object.keys(found).length > 0 ? found : undefined);
           if (Object.keys(found).length > 0) event.preventDefault();
           else once.start();
@@ -146,7 +149,11 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
           error={errors.description}
           saved={result?.ok === true}
         />
-        <ImageInput label="Post Image" error={errors.image} maxBytes={IMAGE_CREATE_MAX_BYTES} />
+        <ImageInput
+          label="Post Image (a draft may wait for it)"
+          error={errors.image}
+          maxBytes={IMAGE_CREATE_MAX_BYTES}
+        />
         <Field
           label="Alt text for the image (optional)"
           name="imageAlt"

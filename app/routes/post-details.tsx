@@ -161,13 +161,13 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
     { property: "og:title", content: post.title },
     { property: "og:description", content: description },
     { property: "og:url", content: url },
-    { property: "og:image", content: post.image.url },
+    ...(post.image ? [{ property: "og:image", content: post.image.url }] : []),
     { property: "og:site_name", content: site.title },
     { property: "article:published_time", content: post.publishedAt ?? post.createdAt },
-    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:card", content: post.image ? "summary_large_image" : "summary" },
     { name: "twitter:title", content: post.title },
     { name: "twitter:description", content: description },
-    { name: "twitter:image", content: post.image.url },
+    ...(post.image ? [{ name: "twitter:image", content: post.image.url }] : []),
   ];
 };
 
@@ -188,7 +188,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
   );
   const result = useActionData<typeof action>();
   useToastOn(result);
-  const image = imageSources(post.image.url);
+  const image = post.image ? imageSources(post.image.url) : undefined;
   /** A part of the page that is the viewer's own (decision 021). */
   const island = (render: (data: PostViewerData | undefined) => ReactNode) => (
     <Island<PostViewerData> route={ROUTE} part={viewer}>
@@ -222,16 +222,19 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         <TagList tags={post.tags} />
         <PostStatusNotice status={post.status} publishAt={post.publishAt} />
       </header>
-      <img
-        className="post-image"
-        src={image.src}
-        srcSet={image.srcSet}
-        sizes="(min-width: 900px) 860px, 100vw"
-        width="1200"
-        height="675"
-        alt={post.imageAlt ?? post.title}
-        fetchPriority="high"
-      />
+      {/* A draft saved without a cover has none yet (its owner's tools offer to add one). */}
+      {image ? (
+        <img
+          className="post-image"
+          src={image.src}
+          srcSet={image.srcSet}
+          sizes="(min-width: 900px) 860px, 100vw"
+          width="1200"
+          height="675"
+          alt={post.imageAlt ?? post.title}
+          fetchPriority="high"
+        />
+      ) : null}
       {island((mine) =>
         mine?.editable ? (
           <OwnerTools post={mine.editable} categories={categories} result={result} />

@@ -353,13 +353,15 @@ export async function createPost(
 ) {
   const parsed = parseWith(PostCreateSchema, form.fields);
   const publishing = parseWith(PostPublishingSchema, form.fields);
+  // A draft may wait for its cover; a post going out (now or at a time) needs one.
+  const coverOptional = publishing.ok && publishing.data.status === "draft";
   const errors: FieldErrors = {
-    ...(form.image ? {} : { image: contentMessages.imageRequired }),
+    ...(form.image || coverOptional ? {} : { image: contentMessages.imageRequired }),
     ...(parsed.ok ? {} : parsed.errors),
     ...(publishing.ok ? {} : publishing.errors),
   };
   const [firstError] = Object.values(errors);
-  if (firstError !== undefined || !parsed.ok || !publishing.ok || !form.image) {
+  if (firstError !== undefined || !parsed.ok || !publishing.ok) {
     throw invalid(firstError ?? contentMessages.imageRequired, errors);
   }
   const state = publishingColumns(deps, publishing.data);
@@ -367,7 +369,9 @@ export async function createPost(
   await checkNewAccountBrake(deps, actor, "posts");
   const body = await bodyFor(deps, actor, parsed.data.description, "markdown");
   const category = await canonicalCategory(deps, parsed.data.category);
-  const imageKey = await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal);
+  const imageKey = form.image
+    ? await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal)
+    : null;
   const now = iso(deps.clock());
   const post: Insertable<PostsTable> = {
     id: newId(),
@@ -430,6 +434,12 @@ function publishingColumns(deps: CoreDeps, input: PostPublishingInput) {
   }
 }
 
+/** A post goes out (now or at a time) only with a cover: a draft saved without one must get it. */
+function requireCoverToPublish(post: { image_key: string | null }, input: PostPublishingInput) {
+  if (post.image_key !== null || input.status === undefined || input.status === "draft") return;
+  throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
+}
+
 export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
   const post = await requirePost(deps, actor, id);
   if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
@@ -438,6 +448,7 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
   const partial = typeof body === "object" && body !== null && namesWritingFields(body);
   const input = validate(partial ? PostPartialUpdateSchema : PostUpdateSchema, body);
   const publishing = validate(PostPublishingSchema, body);
+  requireCoverToPublish(post, publishing);
   const state = publishingColumns(deps, publishing);
   // A post keeps its format: one written before Markdown stays plain text, as its author wrote it.
   const rendered =
@@ -567,6 +578,7 @@ export async function changePostStatus(deps: CoreDeps, actor: Actor, id: string,
   const post = await requirePost(deps, actor, id);
   if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
   const publishing = validate(PostPublishingSchema, body);
+  requireCoverToPublish(post, publishing);
   const state = publishingColumns(deps, publishing);
   await changingContent(deps, () =>
     deps.db
@@ -612,7 +624,10 @@ export async function replacePostImage(
           .updateTable("posts")
           .set({ image_key: imageKey, updated_at: iso(deps.clock()) })
           .where("id", "=", post.id)
-          .where("image_key", "=", expected ?? "")
+          .where((eb) =>
+            // A draft saved without a cover gets its first one here.
+            expected === null ? eb("image_key", "is", null) : eb("image_key", "=", expected),
+          )
           .executeTakeFirst();
         return result.numUpdatedRows === 1n;
       },

@@ -15,7 +15,8 @@ export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
     excerpt: row.excerpt,
     readingMinutes: row.reading_minutes,
     category: row.category,
-    image: { url: imageUrl(deps.storage, row.image_key, "lg") },
+    /** Null for a draft saved without a cover (publishing requires one). */
+    image: row.image_key === null ? null : { url: imageUrl(deps.storage, row.image_key, "lg") },
     /** The writer's description of the image, or null (readers then get the title). */
     imageAlt: row.image_alt,
     user: presentPublicUser(deps, {

@@ -31,8 +31,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server.close());
 
-async function collect(batches: AsyncGenerator<PostSummary[]>) {
-  const all: PostSummary[] = [];
+async function collect(batches: AsyncGenerator<{ _id: string }[]>) {
+  const all: { _id: string }[] = [];
   for await (const batch of batches) all.push(...batch);
   return all;
 }
@@ -96,7 +96,7 @@ describe("every post, a batch at a time", () => {
   it("neither repeats nor skips a post because of a write between two batches", async () => {
     const before = await listPosts(server.app.deps, {});
     const batches = listPostsInBatches(server.app.deps, {}, 50);
-    const seen: PostSummary[] = [];
+    const seen: { _id: string }[] = [];
     const first = await batches.next();
     if (!first.done) seen.push(...first.value);
     // A new post lands before the point reached, and one not yet read is deleted.

@@ -103,6 +103,45 @@ describe("drafts and scheduled posts in the site", () => {
     await site.context.close();
   });
 
+  it("saves an idea without a cover, asks for one to publish it, and publishes it once given (phone)", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    await signIn(site, server.config.publicUrl, author.token);
+    const { page } = site;
+    await page.goto("/posts/create-post");
+    await page.getByLabel("Post Title").fill("An idea without a picture");
+    await page.getByLabel("Category").selectOption("Travel");
+    await page.getByLabel("Post Description").fill("Jotted down on the bus.");
+    // Publishing asks for the cover before anything is sent; a draft does not.
+    await page.getByRole("button", { name: "Publish" }).click();
+    await shows(page.getByText("image is required", { exact: true }));
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await shows(page.getByRole("status").getByText("Draft saved"));
+    await page.waitForURL((url) => url.searchParams.get("tab") === "drafts", { timeout: 10_000 });
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "An idea without a picture" }).click();
+    await shows(page.getByText(/only its author and admins can see this post/));
+    expect(await page.locator(".post-image").count()).toBe(0);
+    await page.getByRole("button", { name: "Edit Post" }).click();
+    const dialog = page.getByRole("dialog", { name: "Update Post" });
+    await dialog.getByRole("button", { name: "Publish", exact: true }).click();
+    await shows(page.getByText("image is required").first());
+    await page.keyboard.press("Escape");
+
+    await page.locator("#field-post-image").setInputFiles({
+      name: "bus.png",
+      mimeType: "image/png",
+      buffer: await pngImage(320, 200),
+    });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await shows(page.locator(".post-image"));
+    await page.getByRole("button", { name: "Edit Post" }).click();
+    await dialog.getByRole("button", { name: "Publish", exact: true }).click();
+    await shows(page.getByText("Post Updated Successfully"));
+    expect(await homeShows("An idea without a picture")).toBe(true);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
   it("schedules a post on the writer's clock, shows it back there, and puts it live at its time", async () => {
     const site = await openSite(browser, server.config.publicUrl, { timezoneId: WRITER_ZONE });
     await signIn(site, server.config.publicUrl, author.token);

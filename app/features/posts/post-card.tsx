@@ -46,7 +46,6 @@ export function PostCard({
   description?: ReactNode;
   actions?: CardActions;
 }) {
-  const image = imageSources(post.image.url);
   const readMore = (
     <Link to={postPath(post._id)} className="read-more">
       Read More<span className="visually-hidden">: {post.title}</span>
@@ -54,20 +53,8 @@ export function PostCard({
   );
   return (
     <article className="post-card">
-      <Link to={postPath(post._id)} className="post-card-image" tabIndex={-1} aria-hidden="true">
-        <img
-          src={image.src}
-          srcSet={image.srcSet}
-          sizes="(min-width: 1400px) 400px, (min-width: 992px) 50vw, 100vw"
-          width="1200"
-          height="675"
-          alt={post.imageAlt ?? post.title}
-          loading={eager ? "eager" : "lazy"}
-          // The first cards hold the largest paint of the page: fetched before the scripts.
-          fetchPriority={eager ? "high" : "auto"}
-          decoding="async"
-        />
-      </Link>
+      {/* A draft saved without a cover (its author's card alone) has no image. */}
+      {post.image ? <CardImage post={post} url={post.image.url} eager={eager} /> : null}
       <div className="post-card-body">
         <Link to={categoryPath(post.category)} className="tag">
           {post.category}
@@ -90,6 +77,35 @@ export function PostCard({
         )}
       </div>
     </article>
+  );
+}
+
+/** A card's cover, a link to the post that screen readers skip (the title link says the same). */
+function CardImage({
+  post,
+  url,
+  eager,
+}: {
+  post: Pick<CardPost, "_id" | "title" | "imageAlt">;
+  url: string;
+  eager: boolean;
+}) {
+  const image = imageSources(url);
+  return (
+    <Link to={postPath(post._id)} className="post-card-image" tabIndex={-1} aria-hidden="true">
+      <img
+        src={image.src}
+        srcSet={image.srcSet}
+        sizes="(min-width: 1400px) 400px, (min-width: 992px) 50vw, 100vw"
+        width="1200"
+        height="675"
+        alt={post.imageAlt ?? post.title}
+        loading={eager ? "eager" : "lazy"}
+        // The first cards hold the largest paint of the page: fetched before the scripts.
+        fetchPriority={eager ? "high" : "auto"}
+        decoding="async"
+      />
+    </Link>
   );
 }
 

@@ -62,9 +62,16 @@ export const postDocs = {
     summary: "Write a post",
     description:
       "`description` is Markdown. `status` is `published` by default, or `draft`, or " +
-      "`scheduled` with a future `publishAt` (ISO 8601 with its zone).",
+      "`scheduled` with a future `publishAt` (ISO 8601 with its zone). A draft may leave out " +
+      "`image` (its `image` is then null); publishing or scheduling needs one. `tags` is " +
+      "comma-separated here.",
     access: "signed-in",
-    form: imageForm(IMAGE_CREATE_MAX_BYTES, z.intersection(PostCreateSchema, PostPublishingSchema)),
+    // Optional for a draft alone (the description says so; the service decides).
+    form: imageForm(
+      IMAGE_CREATE_MAX_BYTES,
+      z.intersection(PostCreateSchema, PostPublishingSchema),
+      true,
+    ),
     response: { status: 201, description: "The new post", schema: PostDetailSchema },
     errors: { 429: tooSoon, 503: "Too many images are being processed: try again in a moment" },
   },
