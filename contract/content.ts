@@ -201,6 +201,20 @@ export function imageFileError(file: { name: string; size: number } | undefined,
   return undefined;
 }
 
+/**
+ * Why an image was not added to a body, naming the file and the rule it broke: the contract's
+ * message (the forms' words, where the file is the only one) with the limit or the types.
+ */
+export function imageRefusalOf(fileName: string, message: string, maxBytes: number) {
+  const rule =
+    message === m.imageTooLarge
+      ? ` (at most ${String(Math.floor(maxBytes / 1_000_000))} MB)`
+      : message === m.imageUnsupported
+        ? " (JPEG, PNG or GIF images only)"
+        : "";
+  return `${fileName}: ${message}${rule}`;
+}
+
 /** A post's state (decision 011): only `published` posts are shown to anyone but their author. */
 export const POST_STATUSES = ["published", "draft", "scheduled"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 import { data, Link, useActionData, useRouteLoaderData } from "react-router";
 import { canEditComment } from "../../core/comments/policies.js";
 import { canDeletePost, canEditPost } from "../../core/posts/policies.js";
@@ -16,6 +16,7 @@ import { Pager, pageParam } from "../features/posts/pager.js";
 import { postAction } from "../features/posts/post-action.server.js";
 import { PostStatusNotice } from "../features/posts/publish-controls.js";
 import { TagList } from "../features/posts/tag-list.js";
+import { useCodeCopyButtons } from "../features/posts/code-copy.js";
 import {
   CommentForm,
   CommentTools,
@@ -189,6 +190,8 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   useToastOn(result);
   const image = post.image ? imageSources(post.image.url) : undefined;
+  const bodyRef = useRef<HTMLDivElement>(null);
+  useCodeCopyButtons(bodyRef, post.html);
   /** A part of the page that is the viewer's own (decision 021). */
   const island = (render: (data: PostViewerData | undefined) => ReactNode) => (
     <Island<PostViewerData> route={ROUTE} part={viewer}>
@@ -250,6 +253,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         ) : null,
       )}
       <div
+        ref={bodyRef}
         className="post-body"
         // The one place a page inserts HTML: the body as the server rendered and sanitized it when
         // it was written (core/posts/body.ts: an allow-list of tags and attributes, no raw HTML
@@ -284,69 +288,79 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           <SocialLinks links={author.socialMedia} />
         </div>
       </aside>
-      <section className="likes" aria-label="Likes">
-        <Likes
-          likes={post.likes}
-          count={post.likesCount}
-          toggle={member ? island((mine) => <LikeButton liked={mine?.liked ?? false} />) : null}
-        />
-        {member && post.status === "published"
-          ? island((mine) => (
-              <BookmarkButton postId={post._id} title={post.title} saved={mine?.saved ?? false} />
-            ))
-          : null}
-        {member ? (
-          <ShareMenu url={`${site.publicUrl}/posts/details/${post._id}`} title={post.title} />
-        ) : null}
-        {member
-          ? island((mine) =>
-              mine?.following === undefined ? null : (
-                <ReportMenu target={{ postId: post._id }} what="post" />
-              ),
-            )
-          : null}
-      </section>
-      <section className="comments" aria-labelledby="comments-title">
-        <h2 id="comments-title">Leave a Reply</h2>
-        {member ? (
-          <CommentForm result={result} />
-        ) : (
-          <p>
-            <Link to="/login">Log in</Link> to leave a comment.
-          </p>
-        )}
-        {comments.threads.length === 0 ? (
-          <p className="muted">No Comments Yet! Be the first one.</p>
-        ) : (
-          <>
-            <h3 className="comment-count">
-              {post.commentsCount} {post.commentsCount === 1 ? "Comment" : "Comments"}
-            </h3>
-            <CommentThreads
-              threads={comments.threads}
-              signedIn={member}
-              result={result}
-              ownTools={(comment) =>
-                island((mine) =>
-                  mine?.ownComments.includes(comment._id) ? (
-                    <CommentTools commentId={comment._id} text={comment.text} result={result} />
-                  ) : null,
-                )
-              }
-              reportMenu={(comment) =>
-                member
-                  ? island((mine) =>
-                      mine === undefined || mine.ownComments.includes(comment._id) ? null : (
-                        <ReportMenu target={{ commentId: comment._id }} what="comment" />
-                      ),
-                    )
-                  : null
-              }
+      {/* Likes, sharing and comments are for readers: a draft or a scheduled post has none yet
+          (its page is its author's and admins'), and shows what they need instead. */}
+      {post.status === "published" ? (
+        <>
+          <section className="likes" aria-label="Likes">
+            <Likes
+              likes={post.likes}
+              count={post.likesCount}
+              toggle={member ? island((mine) => <LikeButton liked={mine?.liked ?? false} />) : null}
             />
-            {commentsPager}
-          </>
-        )}
-      </section>
+            {member
+              ? island((mine) => (
+                  <BookmarkButton
+                    postId={post._id}
+                    title={post.title}
+                    saved={mine?.saved ?? false}
+                  />
+                ))
+              : null}
+            {member ? (
+              <ShareMenu url={`${site.publicUrl}/posts/details/${post._id}`} title={post.title} />
+            ) : null}
+            {member
+              ? island((mine) =>
+                  mine?.following === undefined ? null : (
+                    <ReportMenu target={{ postId: post._id }} what="post" />
+                  ),
+                )
+              : null}
+          </section>
+          <section className="comments" aria-labelledby="comments-title">
+            <h2 id="comments-title">Leave a Reply</h2>
+            {member ? (
+              <CommentForm result={result} />
+            ) : (
+              <p>
+                <Link to="/login">Log in</Link> to leave a comment.
+              </p>
+            )}
+            {comments.threads.length === 0 ? (
+              <p className="muted">No Comments Yet! Be the first one.</p>
+            ) : (
+              <>
+                <h3 className="comment-count">
+                  {post.commentsCount} {post.commentsCount === 1 ? "Comment" : "Comments"}
+                </h3>
+                <CommentThreads
+                  threads={comments.threads}
+                  signedIn={member}
+                  result={result}
+                  ownTools={(comment) =>
+                    island((mine) =>
+                      mine?.ownComments.includes(comment._id) ? (
+                        <CommentTools commentId={comment._id} text={comment.text} result={result} />
+                      ) : null,
+                    )
+                  }
+                  reportMenu={(comment) =>
+                    member
+                      ? island((mine) =>
+                          mine === undefined || mine.ownComments.includes(comment._id) ? null : (
+                            <ReportMenu target={{ commentId: comment._id }} what="comment" />
+                          ),
+                        )
+                      : null
+                  }
+                />
+                {commentsPager}
+              </>
+            )}
+          </section>
+        </>
+      ) : null}
     </article>
   );
 }

@@ -121,6 +121,9 @@ describe("drafts and scheduled posts in the site", () => {
     await page.getByRole("link", { name: "An idea without a picture" }).click();
     await shows(page.getByText(/only its author and admins can see this post/));
     expect(await page.locator(".post-image").count()).toBe(0);
+    // Nobody else reads a draft: no likes, sharing or comments on its page.
+    expect(await page.getByRole("heading", { name: "Leave a Reply" }).count()).toBe(0);
+    expect(await page.getByRole("region", { name: "Likes" }).count()).toBe(0);
     await page.getByRole("button", { name: "Edit Post" }).click();
     const dialog = page.getByRole("dialog", { name: "Update Post" });
     await dialog.getByRole("button", { name: "Publish", exact: true }).click();
@@ -137,6 +140,7 @@ describe("drafts and scheduled posts in the site", () => {
     await page.getByRole("button", { name: "Edit Post" }).click();
     await dialog.getByRole("button", { name: "Publish", exact: true }).click();
     await shows(page.getByText("Post Updated Successfully"));
+    await shows(page.getByRole("heading", { name: "Leave a Reply" }));
     expect(await homeShows("An idea without a picture")).toBe(true);
     expectNoProblems(site);
     await site.context.close();

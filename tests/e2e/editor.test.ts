@@ -458,14 +458,25 @@ describe("images in the text", () => {
     expect(await page.getByRole("progressbar").count()).toBe(0);
     // Refused in the browser: not an image at all.
     await paste(site, [{ name: "notes.txt", type: "text/plain", bytes: [104, 105] }]);
-    await shows(page.getByText("Unsupported File Format", { exact: true }));
+    const refusals = page.getByRole("alert", { name: "Images not added" });
+    // Named with the file and the rule, by the upload: the text itself is not marked wrong.
+    await shows(
+      refusals.getByText("notes.txt: Unsupported File Format (JPEG, PNG or GIF images only)"),
+    );
     // Refused by the server: named like an image, but not one.
     await body(page).fill("");
     await paste(site, [{ name: "fake.png", type: "image/png", bytes: [1, 2, 3, 4] }]);
     await uploadsDone(page);
-    await shows(page.getByText("Unsupported File Format", { exact: true }));
+    await shows(
+      refusals.getByText("fake.png: Unsupported File Format (JPEG, PNG or GIF images only)"),
+    );
     expect(await body(page).inputValue()).toBe("");
-    expect(await body(page).getAttribute("aria-invalid")).toBe("true");
+    expect(await body(page).getAttribute("aria-invalid")).toBeNull();
+    // Too large, named with the limit.
+    await paste(site, [
+      { name: "huge.png", type: "image/png", bytes: new Array<number>(7_000_001).fill(0) },
+    ]);
+    await shows(refusals.getByText("huge.png: File size is too large (at most 7 MB)"));
     await site.context.close();
   });
 });

@@ -95,7 +95,10 @@ describe("creating a post", () => {
     await page.getByLabel("Category").selectOption("Travel");
     await page
       .getByLabel("Post Description")
-      .fill("## What to bring\n\n- [x] Passport\n- [ ] **Rain** coat\n\nFirst line\nsecond line");
+      .fill(
+        "## What to bring\n\n- [x] Passport\n- [ ] **Rain** coat\n\nFirst line\nsecond line\n\n" +
+          "```sh\nzip -r trip.zip photos/\n```",
+      );
     await page
       .getByLabel("Post Image")
       .setInputFiles({ name: "a.png", mimeType: "image/png", buffer: await pngImage() });
@@ -113,6 +116,15 @@ describe("creating a post", () => {
     await shows(page.locator(".post-body strong").getByText("Rain"));
     // A line break in the text stays a line break.
     expect(await page.locator(".post-body p br").count()).toBe(1);
+    // A code block has a Copy button (a script adds it; without one the block is as written).
+    await site.context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copy the code" }).click();
+    await shows(page.getByRole("button", { name: "Copy the code" }).getByText("Copied"));
+    const clipboard = () =>
+      (
+        globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+      ).navigator.clipboard.readText();
+    expect(await page.evaluate(clipboard)).toContain("zip -r trip.zip photos/");
     expectNoProblems(site);
     await site.context.close();
   });

@@ -9,7 +9,7 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from "react";
-import { imageFileError } from "../../../contract/content.js";
+import { imageFileError, imageRefusalOf } from "../../../contract/content.js";
 import { BODY_IMAGE_MAX_BYTES, POST_DESCRIPTION_MAX } from "../../../contract/limits.js";
 import { dropDraft, keepDraft, draftKey, readDraft } from "./draft-store.js";
 import { imageMarkdown, markEdit, type Edit, type Mark } from "./markdown-marks.js";
@@ -142,7 +142,8 @@ export function BodyEditor(props: BodyEditorProps) {
   const [tab, setTab] = useState<"write" | "preview">("write");
   const [preview, setPreview] = useState<Preview>({ state: "idle" });
   const [uploads, setUploads] = useState<Upload[]>([]);
-  const [uploadError, setUploadError] = useState<string | undefined>();
+  /** Images refused, each named with its file and the rule: shown by the upload, not the text. */
+  const [uploadErrors, setUploadErrors] = useState<string[]>([]);
   const [restored, setRestored] = useState<{ savedAt: string; title: string } | undefined>();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -155,7 +156,7 @@ export function BodyEditor(props: BodyEditorProps) {
   const countId = `${id}-count`;
   const errorId = `${id}-error`;
   const key = draftKey(props.postId);
-  const shownError = error ?? uploadError;
+  const shownError = error;
 
   // Enhance after hydration, and bring back what was being written here before.
   useEffect(() => {
@@ -241,12 +242,19 @@ export function BodyEditor(props: BodyEditorProps) {
     });
   };
 
+  const refuse = (file: File, message: string) => {
+    setUploadErrors((current) => [
+      ...current,
+      imageRefusalOf(file.name, message, BODY_IMAGE_MAX_BYTES),
+    ]);
+  };
+
   const upload = (files: File[]) => {
-    setUploadError(undefined);
+    setUploadErrors([]);
     for (const file of files) {
       const refused = imageFileError(file, BODY_IMAGE_MAX_BYTES);
       if (refused) {
-        setUploadError(refused);
+        refuse(file, refused);
         continue;
       }
       nextUpload.current += 1;
@@ -261,7 +269,7 @@ export function BodyEditor(props: BodyEditorProps) {
       }).then((outcome) => {
         setUploads((current) => current.filter((item) => item.id !== uploadId));
         if (outcome.ok) insertAtCursor(imageMarkdown(outcome.image.url));
-        else setUploadError(outcome.message);
+        else refuse(file, outcome.message);
       });
     }
   };
@@ -487,6 +495,15 @@ export function BodyEditor(props: BodyEditorProps) {
               <progress id={`${baseId}-upload-${String(item.id)}`} max={100} value={item.percent}>
                 {item.percent}%
               </progress>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {uploadErrors.length > 0 ? (
+        <ul className="body-editor-refusals" role="alert" aria-label="Images not added">
+          {uploadErrors.map((refusal, index) => (
+            <li key={`${String(index)}-${refusal}`} className="field-error">
+              {refusal}
             </li>
           ))}
         </ul>
