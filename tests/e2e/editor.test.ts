@@ -433,7 +433,12 @@ describe("images in the text", () => {
     await shows(page.getByRole("progressbar", { name: "Uploading dropped.png" }));
     await uploadsDone(page);
     expect(await body(page).inputValue()).toMatch(new RegExp(`^One\n${UPLOADED}$`));
-
+    // Its description is asked for at once, and goes into the text (Enter does not send the form).
+    const asked = page.getByLabel("Describe dropped.png for readers who cannot see it (alt text)");
+    await asked.fill("A red [racing] bicycle");
+    await asked.press("Enter");
+    expect(await body(page).inputValue()).toContain("One\n![A red \\[racing\\] bicycle](");
+    expect(await page.getByText("Post created successfully").count()).toBe(0);
     const chooser = page.waitForEvent("filechooser");
     await page.getByRole("button", { name: "Image", exact: true }).click();
     await (
@@ -445,7 +450,15 @@ describe("images in the text", () => {
     });
     await expect
       .poll(() => body(page).inputValue(), { timeout: 10_000 })
-      .toMatch(new RegExp(`^One\n${UPLOADED}${UPLOADED}$`));
+      .toMatch(new RegExp(`^One\n!\\[A red .*\\)${UPLOADED}$`));
+    // Skipped, it can be described later.
+    await page.getByRole("button", { name: "Skip" }).click();
+    await shows(page.getByText("An image in the text has no description."));
+    await page.getByRole("button", { name: "Describe it" }).click();
+    await page.getByLabel(/^Describe An image in the text/).fill("A map");
+    await page.getByRole("button", { name: "Add description" }).click();
+    expect(await body(page).inputValue()).toMatch(/!\[A map\]\(/);
+    expect(await page.getByText("An image in the text has no description.").count()).toBe(0);
     expectNoProblems(site);
     await site.context.close();
   });

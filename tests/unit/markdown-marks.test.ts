@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   applyEdit,
+  describeImageEdit,
+  imageMarkdown,
   markEdit,
+  undescribedImages,
   type Mark,
   type Selected,
 } from "../../app/features/forms/markdown-marks.js";
@@ -52,5 +55,32 @@ describe("toolbar marks", () => {
     expect(run("list", "one|")).toBe("- one|");
     expect(run("heading", "### Sm|all")).toBe("## Sm|all");
     expect(run("heading", "## Big|")).toBe("Big|");
+  });
+});
+
+describe("image descriptions", () => {
+  const url = "http://x.test/uploads/images/a/lg.webp";
+
+  it("writes a description on one line, its brackets and backslashes taken literally", () => {
+    expect(imageMarkdown(url)).toBe(`![](${url})`);
+    expect(imageMarkdown(url, "  A [red]\n bike \\ ")).toBe(`![A \\[red\\] bike \\\\](${url})`);
+  });
+
+  it("finds the images written without one, in order", () => {
+    const text = `![](${url}) and ![kept](b.webp) then ![](c.webp)`;
+    expect(undescribedImages(text)).toEqual([url, "c.webp"]);
+  });
+
+  it("describes the first undescribed image at an address, and nothing once it is gone", () => {
+    const text = `Before ![](${url}) after`;
+    const edit = describeImageEdit(text, url, "A bike");
+    expect(edit).toEqual({
+      from: 7,
+      to: 7 + `![](${url})`.length,
+      insert: `![A bike](${url})`,
+      start: 7 + `![A bike](${url})`.length,
+      end: 7 + `![A bike](${url})`.length,
+    });
+    expect(describeImageEdit("no image here", url, "A bike")).toBeUndefined();
   });
 });

@@ -10,9 +10,20 @@ import {
   type ReactNode,
 } from "react";
 import { imageFileError, imageRefusalOf } from "../../../contract/content.js";
-import { BODY_IMAGE_MAX_BYTES, POST_DESCRIPTION_MAX } from "../../../contract/limits.js";
+import {
+  BODY_IMAGE_MAX_BYTES,
+  IMAGE_ALT_MAX,
+  POST_DESCRIPTION_MAX,
+} from "../../../contract/limits.js";
 import { dropDraft, keepDraft, draftKey, readDraft } from "./draft-store.js";
-import { imageMarkdown, markEdit, type Edit, type Mark } from "./markdown-marks.js";
+import {
+  describeImageEdit,
+  imageMarkdown,
+  markEdit,
+  undescribedImages,
+  type Edit,
+  type Mark,
+} from "./markdown-marks.js";
 import { ImageIcon } from "../../ui/icons.js";
 import { uploadImage } from "./upload-image.js";
 // The preview looks as the post page will: its body styles come with the editor.
@@ -144,6 +155,9 @@ export function BodyEditor(props: BodyEditorProps) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   /** Images refused, each named with its file and the rule: shown by the upload, not the text. */
   const [uploadErrors, setUploadErrors] = useState<string[]>([]);
+  /** Images put in that wait for their description, oldest first: the first is asked for. */
+  const [toDescribe, setToDescribe] = useState<{ url: string; name: string }[]>([]);
+  const [description, setDescription] = useState("");
   const [restored, setRestored] = useState<{ savedAt: string; title: string } | undefined>();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -268,10 +282,26 @@ export function BodyEditor(props: BodyEditorProps) {
         );
       }).then((outcome) => {
         setUploads((current) => current.filter((item) => item.id !== uploadId));
-        if (outcome.ok) insertAtCursor(imageMarkdown(outcome.image.url));
-        else refuse(file, outcome.message);
+        if (!outcome.ok) {
+          refuse(file, outcome.message);
+          return;
+        }
+        insertAtCursor(imageMarkdown(outcome.image.url));
+        setToDescribe((current) => [...current, { url: outcome.image.url, name: file.name }]);
       });
     }
+  };
+
+  /** Gives the image asked about its description (Undo takes it back), or skips it. */
+  const describe = (alt: string | undefined) => {
+    const [asked] = toDescribe;
+    const element = textarea.current;
+    if (asked && element && alt !== undefined && alt.trim() !== "") {
+      const edit = describeImageEdit(element.value, asked.url, alt);
+      if (edit) applyToTextarea(element, edit);
+    }
+    setDescription("");
+    setToDescribe((current) => current.slice(1));
   };
 
   const showPreview = async () => {
@@ -464,6 +494,17 @@ export function BodyEditor(props: BodyEditorProps) {
           />
         </div>
         {area}
+        <ImageDescriptions
+          asked={toDescribe[0]}
+          description={description}
+          setDescription={setDescription}
+          describe={describe}
+          undescribed={toDescribe.length === 0 ? undescribedImages(value) : []}
+          askAgain={(urls) => {
+            setToDescribe(urls.map((url) => ({ url, name: "An image in the text" })));
+          }}
+          inputId={`${baseId}-alt`}
+        />
       </div>
       <div
         role="tabpanel"
@@ -513,6 +554,86 @@ export function BodyEditor(props: BodyEditorProps) {
         {over ? ` (${COUNT_FORMAT.format(value.length - POST_DESCRIPTION_MAX)} too many)` : ""}
       </p>
       {message}
+    </div>
+  );
+}
+
+/**
+ * Asks for the description of each image put into the text, for readers who cannot see it; and
+ * offers to describe those still written without one (`![](…)`), so a skipped one can be done
+ * later. A description already given is changed in the text itself.
+ */
+function ImageDescriptions(props: {
+  asked: { url: string; name: string } | undefined;
+  description: string;
+  setDescription: (text: string) => void;
+  describe: (alt: string | undefined) => void;
+  undescribed: string[];
+  askAgain: (urls: string[]) => void;
+  inputId: string;
+}) {
+  const { asked, undescribed } = props;
+  if (!asked) {
+    if (undescribed.length === 0) return null;
+    return (
+      <p className="body-editor-notice">
+        <span>
+          {undescribed.length === 1
+            ? "An image in the text has no description."
+            : `${String(undescribed.length)} images in the text have no description.`}
+        </span>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            props.askAgain(undescribed);
+          }}
+        >
+          Describe {undescribed.length === 1 ? "it" : "them"}
+        </button>
+      </p>
+    );
+  }
+  return (
+    <div className="body-editor-alt" role="group" aria-label="Image description">
+      <label htmlFor={props.inputId}>
+        Describe {asked.name} for readers who cannot see it (alt text)
+      </label>
+      <div className="body-editor-alt-row">
+        <input
+          id={props.inputId}
+          type="text"
+          maxLength={IMAGE_ALT_MAX}
+          value={props.description}
+          onChange={(event) => {
+            props.setDescription(event.currentTarget.value);
+          }}
+          onKeyDown={(event) => {
+            // Enter gives the description; it must not send the post's form.
+            if (event.key !== "Enter") return;
+            event.preventDefault();
+            props.describe(props.description);
+          }}
+        />
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            props.describe(props.description);
+          }}
+        >
+          Add description
+        </button>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            props.describe(undefined);
+          }}
+        >
+          Skip
+        </button>
+      </div>
     </div>
   );
 }

@@ -143,5 +143,32 @@ export function applyEdit(value: string, edit: Edit): Selected {
   };
 }
 
-/** The Markdown of an uploaded image, as it goes in at the cursor. */
-export const imageMarkdown = (url: string) => `![](${url})`;
+/**
+ * A description as Markdown's image text: on one line, its brackets and backslashes taken
+ * literally.
+ */
+const escapeAlt = (alt: string) =>
+  alt
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\\[\]]/g, (found) => `\\${found}`);
+
+/** The Markdown of an uploaded image, as it goes in at the cursor (its description comes next). */
+export const imageMarkdown = (url: string, alt = "") => `![${escapeAlt(alt)}](${url})`;
+
+/** The addresses of the images in `text` written with no description (`![](url)`), in order. */
+export const undescribedImages = (text: string) =>
+  [...text.matchAll(/!\[\]\((\S+?)\)/g)].map((found) => found[1] ?? "");
+
+/**
+ * The edit that gives the first undescribed image at `url` its description, or undefined when the
+ * text has none there any more (the writer removed or described it meanwhile).
+ */
+export function describeImageEdit(text: string, url: string, alt: string): Edit | undefined {
+  const plain = imageMarkdown(url);
+  const from = text.indexOf(plain);
+  if (from === -1) return undefined;
+  const insert = imageMarkdown(url, alt);
+  const end = from + insert.length;
+  return { from, to: from + plain.length, insert, start: end, end };
+}
