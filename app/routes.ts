@@ -7,6 +7,7 @@ export default [
   route("posts/preview", "routes/post-preview.tsx"),
   route("posts/images", "routes/post-images.tsx"),
   route("posts/details/:id", "routes/post-details.tsx"),
+  route("posts/edit/:id", "routes/edit-post.tsx"),
   route("posts/categories/:category", "routes/category.tsx"),
   route("tags/:name", "routes/tag.tsx"),
   route("menu", "routes/menu.tsx"),

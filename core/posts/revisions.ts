@@ -26,6 +26,11 @@ async function postWithRevisions(deps: CoreDeps, actor: Actor, postId: string) {
 /** `GET /api/posts/:id/revisions`: newest first, a page at a time. */
 export async function listRevisions(deps: CoreDeps, actor: Actor, postId: string, query: unknown) {
   const post = await postWithRevisions(deps, actor, postId);
+  return revisionsOf(deps, post.id, query);
+}
+
+/** A page of a post's revisions, for a caller already allowed to read them. */
+export async function revisionsOf(deps: CoreDeps, postId: string, query: unknown) {
   const { pageNumber } = validate(PageQuerySchema.pick({ pageNumber: true }), query);
   const { limit, offset } = pageOf(pageNumber ?? 1, REVISIONS_PAGE_SIZE);
   const rows = await deps.db
@@ -39,7 +44,7 @@ export async function listRevisions(deps: CoreDeps, actor: Actor, postId: string
       "users.username as editor_username",
       "users.photo_key as editor_photo_key",
     ])
-    .where("post_revisions.post_id", "=", post.id)
+    .where("post_revisions.post_id", "=", postId)
     .orderBy("post_revisions.created_at", "desc")
     .orderBy("post_revisions.id", "desc")
     .limit(limit)
@@ -69,12 +74,17 @@ export async function getRevision(
   revisionId: string,
 ) {
   const post = await postWithRevisions(deps, actor, postId);
+  return revisionOf(deps, post.id, revisionId);
+}
+
+/** One revision of a post, for a caller already allowed to read them; 404 when it is not one. */
+export async function revisionOf(deps: CoreDeps, postId: string, revisionId: string) {
   const row = isId(revisionId)
     ? await deps.db
         .selectFrom("post_revisions")
         .select(["id", "title", "description", "category", "tags", "created_at"])
         .where("id", "=", revisionId)
-        .where("post_id", "=", post.id)
+        .where("post_id", "=", postId)
         .executeTakeFirst()
     : undefined;
   if (!row) throw notFound(revisionMessages.notFound);

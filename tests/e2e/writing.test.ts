@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
-import { addCategory } from "../support/post-fixtures.js";
+import { addCategory, addPost } from "../support/post-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   expectAccessible,
@@ -192,6 +192,63 @@ describe("creating a post", () => {
       (p) => p.title,
     );
     expect(titles).toContain("Written with scripts off");
+    await site.context.close();
+  });
+});
+
+describe("the full editor", () => {
+  it("edits every field of a published post, shows what an edit changed, and restores it", async () => {
+    const post = await addPost(client(server.url), author, {
+      title: "Night ferry to Bergen",
+      category: "Travel",
+      description: "We sailed at nine.\nThe sea was calm.",
+      tags: "ferries",
+    });
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, author.token);
+    const { page } = site;
+    await page.goto(`/posts/details/${post._id}`);
+    await page.getByRole("link", { name: "Edit in editor" }).click();
+    await page.waitForURL((url) => url.pathname === `/posts/edit/${post._id}`);
+    await shows(page.getByRole("heading", { name: "Edit post", level: 1 }));
+    await expectAccessible(page);
+    expect(await page.getByLabel("Title").inputValue()).toBe("Night ferry to Bergen");
+    expect(await page.getByLabel(/^Tags/).inputValue()).toBe("ferries");
+    await shows(page.getByText(/None yet/));
+
+    await page.getByLabel("Title").fill("Night ferry to Bergen, rough");
+    await page
+      .getByLabel("Description", { exact: true })
+      .fill("We sailed at nine.\nThe sea was rough.");
+    await page.getByLabel(/^Tags/).fill("ferries, norway");
+    await page.getByRole("button", { name: "Update post" }).click();
+    await shows(page.getByRole("status").getByText("Post updated."));
+    expect(await page.getByLabel("Title").inputValue()).toBe("Night ferry to Bergen, rough");
+
+    // The version the edit replaced, against the post now, then back.
+    await page
+      .getByRole("list")
+      .filter({ hasText: "Night ferry to Bergen" })
+      .getByRole("link")
+      .click();
+    const revision = page.locator("#revision");
+    await shows(revision.locator("del").getByText("The sea was calm."));
+    await shows(revision.locator("ins").getByText("The sea was rough."));
+    await shows(revision.locator("ins").getByText("norway"));
+    await revision.getByRole("button", { name: "Restore this version" }).click();
+    await shows(page.getByText("Revision restored"));
+    await expect.poll(() => page.getByLabel("Title").inputValue()).toBe("Night ferry to Bergen");
+    const api = client(server.url);
+    const now = (await api.get<{ title: string; tags: string[] }>(`/api/posts/${post._id}`)).body;
+    expect(now.title).toBe("Night ferry to Bergen");
+    expect(now.tags).toEqual(["ferries"]);
+    // Nobody else has an editor for it.
+    const other = await openSite(browser, server.config.publicUrl);
+    const stranger = await buildUser(server, api);
+    await signIn(other, server.config.publicUrl, stranger.token);
+    expect((await other.page.goto(`/posts/edit/${post._id}`))?.status()).toBe(404);
+    await other.context.close();
+    expectNoProblems(site);
     await site.context.close();
   });
 });

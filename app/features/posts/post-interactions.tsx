@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
-import { Form, useNavigation, useParams } from "react-router";
+import { Form, Link, useNavigation, useParams } from "react-router";
 import {
   CommentCreateSchema,
   CommentUpdateSchema,
@@ -331,6 +331,10 @@ export function OwnerTools(props: {
       >
         <EditIcon /> Edit Post
       </button>
+      {/* Every field (cover, tags, search engines, revisions) on a page of its own (issue 32). */}
+      <Link to={`/posts/edit/${postId ?? ""}`} className="button button-small button-ghost">
+        Edit in editor
+      </Link>
       {props.post.status === "published" ? (
         <Form method="post" className="inline-form">
           <input type="hidden" name="intent" value="unpublish" />
@@ -348,6 +352,10 @@ export function OwnerTools(props: {
       <Modal title="Update Post" titleId="update-post-title" open={editing} onClose={close}>
         <Form method="post" noValidate onSubmit={onSubmit} className="form">
           <input type="hidden" name="intent" value="edit-post" />
+          <p className="muted">
+            The cover, tags, search-engine fields and earlier versions are in the{" "}
+            <Link to={`/posts/edit/${postId ?? ""}`}>full editor</Link>.
+          </p>
           <Field label="Title" name="title" defaultValue={props.post.title} error={errors.title} />
           <Field
             label="Alt text for the image (optional)"
