@@ -13,6 +13,7 @@ export type LimitName =
   | "comment"
   | "like"
   | "postEdit"
+  | "autosave"
   | "preview"
   | "profile"
   | "report"

@@ -5,6 +5,7 @@ export default [
   route("posts", "routes/posts.tsx"),
   route("posts/create-post", "routes/create-post.tsx"),
   route("posts/preview", "routes/post-preview.tsx"),
+  route("posts/autosave", "routes/post-autosave.tsx"),
   route("posts/images", "routes/post-images.tsx"),
   route("posts/details/:id", "routes/post-details.tsx"),
   route("posts/edit/:id", "routes/edit-post.tsx"),

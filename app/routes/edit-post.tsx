@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import {
   IMAGE_ALT_MAX,
@@ -21,6 +22,7 @@ import { BodyEditor } from "../features/forms/body-editor.js";
 import { Field, SelectField, TextAreaField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
+import { useAutosave, type AutosaveState } from "../features/posts/autosave.js";
 import { postPath } from "../features/posts/post-card.js";
 import { LocalTime, PublishControls, STATUS_LABELS } from "../features/posts/publish-controls.js";
 import { publishingFields } from "../features/posts/publishing.server.js";
@@ -135,6 +137,9 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
         : "published";
   useToastOn(result);
   const errors: FieldErrors = result?.errors ?? {};
+  const form = useRef<HTMLFormElement>(null);
+  // Only a draft saves itself: a published or scheduled post changes when its writer says.
+  const autosave = useAutosave(form, post, post.status === "draft");
   const choices = categories.some((c) => c.title === post.category)
     ? categories
     : [{ _id: "current", title: post.category }, ...categories];
@@ -148,12 +153,14 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
       <Form
         // Made again once saved, so every field shows the post as it now is.
         key={post.updatedAt}
+        ref={form}
         method="post"
         encType="multipart/form-data"
         noValidate
         className="card form"
       >
         <input type="hidden" name="intent" value="save" />
+        {post.status === "draft" ? <AutosaveStatus state={autosave} /> : null}
         <Field label="Title" name="title" defaultValue={post.title} error={errors.title} />
         <SelectField
           label="Category"
@@ -263,6 +270,34 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
 }
 
 type Loaded = Route.ComponentProps["loaderData"];
+
+/** What became of the draft's last changes; read out by screen readers as it changes. */
+function AutosaveStatus({ state }: { state: AutosaveState }) {
+  const text =
+    state.kind === "idle"
+      ? "Changes to this draft save themselves as you write."
+      : state.kind === "waiting"
+        ? "Unsaved changes…"
+        : state.kind === "saving"
+          ? "Saving…"
+          : state.kind === "saved"
+            ? "Saved"
+            : state.message;
+  return (
+    <p
+      role="status"
+      className={`autosave-status${state.kind === "failed" ? " autosave-failed" : ""}`}
+    >
+      {text}
+      {state.kind === "saved" ? (
+        <>
+          {" "}
+          <LocalTime iso={state.at} />
+        </>
+      ) : null}
+    </p>
+  );
+}
 
 /** The post's earlier versions, one shown against the text as it is now, with Restore. */
 function Revisions(props: {

@@ -31,7 +31,7 @@ import { checkNewAccountBrake } from "../spam/new-accounts.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
-import { forbidden, invalid, notFound } from "../shared/errors.js";
+import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import type { Actor } from "../users/policies.js";
@@ -440,7 +440,31 @@ function requireCoverToPublish(post: { image_key: string | null }, input: PostPu
   throw invalid(contentMessages.imageRequired, { image: contentMessages.imageRequired });
 }
 
-export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body: unknown) {
+/** How often a draft saving itself keeps a revision at most (decision 022). */
+export const AUTOSAVE_REVISION_MS = 10 * 60_000;
+
+export interface UpdateOptions {
+  /**
+   * A draft saving itself as its writer types: a revision only when the last is older than
+   * `AUTOSAVE_REVISION_MS`, and only if the post was last saved at `expectedUpdatedAt` (else 409:
+   * another tab or device saved it meanwhile).
+   */
+  autosave?: { expectedUpdatedAt: string };
+}
+
+export const autosaveMessages = {
+  changedElsewhere:
+    "This draft was saved elsewhere meanwhile (another tab or device): reload to see it. Your text stays in this browser.",
+  notDraft: "Only a draft saves itself: save this post with its buttons",
+} as const;
+
+export async function updatePost(
+  deps: CoreDeps,
+  actor: Actor,
+  id: string,
+  body: unknown,
+  options: UpdateOptions = {},
+) {
   const post = await requirePost(deps, actor, id);
   if (!canEditPost(actor, post)) throw forbidden(postMessages.notOwner);
   // SPEC's edit sends title, category and description; one that names a status or a field of
@@ -449,6 +473,15 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
   const input = validate(partial ? PostPartialUpdateSchema : PostUpdateSchema, body);
   const publishing = validate(PostPublishingSchema, body);
   requireCoverToPublish(post, publishing);
+  const { autosave } = options;
+  if (autosave) {
+    if (post.status !== "draft" || publishing.status !== undefined) {
+      throw invalid(autosaveMessages.notDraft);
+    }
+    if (post.updated_at !== autosave.expectedUpdatedAt) {
+      throw conflict(autosaveMessages.changedElsewhere);
+    }
+  }
   const state = publishingColumns(deps, publishing);
   // A post keeps its format: one written before Markdown stays plain text, as its author wrote it.
   const rendered =
@@ -475,32 +508,53 @@ export async function updatePost(deps: CoreDeps, actor: Actor, id: string, body:
     category !== post.category ||
     (tags !== undefined && tags.join(" ") !== post.tags);
   const now = iso(deps.clock());
-  await changingContent(deps, () =>
-    deps.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable("posts")
-        .set({
-          ...(input.title === undefined ? {} : { title: input.title }),
-          ...bodyColumns,
-          category,
-          ...(imageAlt === undefined ? {} : { image_alt: imageAlt || null }),
-          ...(tags === undefined ? {} : { tags: tags.join(" ") }),
-          ...(metaDescription === undefined ? {} : { meta_description: metaDescription || null }),
-          ...(canonicalUrl === undefined ? {} : { canonical_url: canonicalUrl || null }),
-          ...state,
-          updated_at: now,
-        })
-        .where("id", "=", post.id)
-        .executeTakeFirst();
-      // Deleted meanwhile: nothing to claim images for, no tags to write, nothing to keep.
-      if (updated.numUpdatedRows !== 1n) return;
-      if (tags !== undefined) await writeTags(trx, post.id, tags);
-      if (textChanges) await keepRevision(trx, post, actor.id, now);
-      await rendered?.claimImages(trx, post);
-    }),
+  // A draft that stays one shows on its author's pages alone, none of them shared: only its own
+  // page's version moves on, and every other kept page stays (decision 021).
+  const staysDraft = post.status === "draft" && (state.status ?? "draft") === "draft";
+  await changingContent(
+    deps,
+    () =>
+      deps.db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable("posts")
+          .set({
+            ...(input.title === undefined ? {} : { title: input.title }),
+            ...bodyColumns,
+            category,
+            ...(imageAlt === undefined ? {} : { image_alt: imageAlt || null }),
+            ...(tags === undefined ? {} : { tags: tags.join(" ") }),
+            ...(metaDescription === undefined ? {} : { meta_description: metaDescription || null }),
+            ...(canonicalUrl === undefined ? {} : { canonical_url: canonicalUrl || null }),
+            ...state,
+            updated_at: now,
+          })
+          .where("id", "=", post.id)
+          .executeTakeFirst();
+        // Deleted meanwhile: nothing to claim images for, no tags to write, nothing to keep.
+        if (updated.numUpdatedRows !== 1n) return;
+        if (tags !== undefined) await writeTags(trx, post.id, tags);
+        if (textChanges && !(autosave && (await revisedLately(trx, post.id, now)))) {
+          await keepRevision(trx, post, actor.id, now);
+        }
+        await rendered?.claimImages(trx, post);
+      }),
+    staysDraft ? { postId: post.id } : undefined,
   );
   if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
   return getPost(deps, actor, post.id);
+}
+
+/** Whether a post's last revision is younger than `AUTOSAVE_REVISION_MS` at `now`. */
+async function revisedLately(db: Kysely<Database>, postId: string, now: string) {
+  const since = new Date(Date.parse(now) - AUTOSAVE_REVISION_MS).toISOString();
+  const recent = await db
+    .selectFrom("post_revisions")
+    .select("id")
+    .where("post_id", "=", postId)
+    .where("created_at", ">", since)
+    .limit(1)
+    .executeTakeFirst();
+  return recent !== undefined;
 }
 
 /** How many revisions a post keeps at least (DESIGN.md 10): the oldest beyond them go. */

@@ -34,6 +34,8 @@ export const limits = {
   // Every edit renders the post's Markdown again, on the render thread: up to 0.75 s of its CPU
   // for the costliest body, twice (with and without highlighting) before it is refused.
   postEdit: perAddress("post-edit", 30, 5),
+  // A draft saves itself while its writer types (at most every 10 s, decision 022): an edit each.
+  autosave: perAddress("autosave", 60, 5),
   // The editor's preview renders like an edit but stores nothing; a writer may look often.
   preview: perAddress("preview", 60, 5),
   // A profile update may hash a password twice (check the current one, store a new one), and an

@@ -590,3 +590,92 @@ describe("the preview's allowance", () => {
     }
   });
 });
+
+describe("drafts that save themselves (issue 32)", () => {
+  /** A draft of the author's, made through the API. */
+  const draftOf = (title: string) =>
+    addPost(api, author, {
+      title,
+      category: "Travel",
+      description: "First words.",
+      status: "draft",
+    });
+  const autosave = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    postForm(server, "/posts/autosave", new URLSearchParams(fields).toString(), headers);
+  const fieldsOf = (draft: PostDetail, changes: Record<string, string> = {}) => ({
+    postId: draft._id,
+    updatedAt: draft.updatedAt,
+    title: draft.title,
+    category: "Travel",
+    description: draft.description,
+    tags: "",
+    ...changes,
+  });
+  const revisionCount = async (id: string) =>
+    (await api.get<unknown[]>(`/api/posts/${id}/revisions`, { token: author.token })).body.length;
+
+  it("refuses visitors, strangers, other origins, a published post, a stale save and a bad field", async () => {
+    const draft = await draftOf("Saved by itself");
+    expect((await autosave(fieldsOf(draft))).status).toBe(401);
+    expect((await autosave(fieldsOf(draft), as(stranger))).status).toBe(404);
+    const foreign = await autosave(fieldsOf(draft), {
+      ...as(author),
+      origin: "https://evil.example",
+    });
+    expect(foreign.status).toBe(403);
+    expect((await autosave(fieldsOf(post), as(author))).status).toBe(400);
+    const stale = await autosave(
+      fieldsOf(draft, { updatedAt: "2020-01-01T00:00:00.000Z", title: "Lost?" }),
+      as(author),
+    );
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { message: string }).message).toMatch(/saved elsewhere/);
+    const blank = await autosave(fieldsOf(draft, { title: " " }), as(author));
+    expect(blank.status).toBe(400);
+    expect(((await blank.json()) as { errors: Record<string, string> }).errors.title).toBe(
+      "Title is required",
+    );
+    expect((await fetch(`${server.url}/posts/autosave`, { headers: as(author) })).status).toBe(405);
+    const kept = await api.get<PostDetail>(`/api/posts/${draft._id}`, { token: author.token });
+    expect(kept.body.title).toBe("Saved by itself");
+    expect(kept.body.status).toBe("draft");
+  });
+
+  it("saves a draft as it is, keeps it a draft, and keeps one revision for a run of saves", async () => {
+    const draft = await draftOf("Written on a train");
+    const first = await autosave(fieldsOf(draft, { description: "Second words." }), as(author));
+    expect(first.status).toBe(200);
+    const { updatedAt } = (await first.json()) as { updatedAt: string };
+    const second = await autosave(
+      fieldsOf(draft, { updatedAt, description: "Third words.", tags: "rails" }),
+      as(author),
+    );
+    expect(second.status).toBe(200);
+    const now = await api.get<PostDetail>(`/api/posts/${draft._id}`, { token: author.token });
+    expect(now.body.description).toBe("Third words.");
+    expect(now.body.tags).toEqual(["rails"]);
+    expect(now.body.status).toBe("draft");
+    expect(await revisionCount(draft._id)).toBe(1);
+  });
+
+  it("survives a reload: the editor shows what saved itself, and says so", async () => {
+    const draft = await draftOf("Notes from the platform");
+    const site = await openSite(browser, server.config.publicUrl);
+    await signIn(site, server.config.publicUrl, author.token);
+    const { page } = site;
+    await page.goto(`/posts/edit/${draft._id}`);
+    await shows(page.getByText("Changes to this draft save themselves as you write."));
+    // Once the page runs its script (the editor's tabs show it).
+    await shows(page.getByRole("tab", { name: "Write" }));
+    await page.getByLabel("Description", { exact: true }).fill("Words that must not be lost.");
+    await shows(page.getByRole("status").getByText("Unsaved changes…"));
+    await shows(page.getByRole("status").getByText(/^Saved/));
+    await page.reload();
+    expect(await page.getByLabel("Description", { exact: true }).inputValue()).toBe(
+      "Words that must not be lost.",
+    );
+    expect(await page.getByText(/Restored your unsaved text/).count()).toBe(0);
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});

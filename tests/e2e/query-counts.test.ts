@@ -74,6 +74,7 @@ const NOT_COUNTED: Record<string, { path: string; status: number }> = {
   "page /theme": { path: "/theme", status: 302 },
   // The editor's preview and image uploads: resource routes that take a POST alone.
   "page /posts/preview": { path: "/posts/preview", status: 405 },
+  "page /posts/autosave": { path: "/posts/autosave", status: 405 },
   "page /posts/images": { path: "/posts/images", status: 405 },
   // A mail client without one-click unsubscribe opens the mail's address: it is sent on to the
   // unsubscribe page, which is counted.
