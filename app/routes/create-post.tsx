@@ -1,24 +1,21 @@
 import { useEffect, useState } from "react";
 import { Form, Link, useActionData, useNavigate, useNavigation } from "react-router";
 import { imageFileError, PostCreateSchema } from "../../contract/content.js";
-import {
-  IMAGE_ALT_MAX,
-  IMAGE_CREATE_MAX_BYTES,
-  META_DESCRIPTION_MAX,
-} from "../../contract/limits.js";
+import { IMAGE_ALT_MAX, IMAGE_CREATE_MAX_BYTES } from "../../contract/limits.js";
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import { listCategories } from "../../core/categories/categories-service.js";
 import { createPost, listTags } from "../../core/posts/posts-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, imageForm, limited } from "../features/forms/action.server.js";
 import { BodyEditor } from "../features/forms/body-editor.js";
-import { Field, SelectField, TextAreaField } from "../features/forms/field.js";
+import { Field, SelectField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { useSingleSubmit } from "../features/forms/form-state.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { PublishControls } from "../features/posts/publish-controls.js";
 import { afterSaving, publishingFields } from "../features/posts/publishing.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
+import { WritingFields } from "../features/posts/writing-fields.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/create-post";
@@ -160,39 +157,7 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
           maxLength={IMAGE_ALT_MAX}
           error={errors.imageAlt}
         />
-        <Field
-          label="Tags (optional: up to 5, separated by commas)"
-          name="tags"
-          list="tag-suggestions"
-          autoComplete="off"
-          error={errors.tags}
-        />
-        <datalist id="tag-suggestions">
-          {loaderData.tags.map((tag) => (
-            <option key={tag.name} value={tag.name} />
-          ))}
-        </datalist>
-        <details
-          className="seo-fields"
-          open={Boolean(errors.metaDescription ?? errors.canonicalUrl)}
-        >
-          <summary>Search engines and sharing</summary>
-          <TextAreaField
-            label={`Meta description (optional: what search results and share cards show, up to ${String(META_DESCRIPTION_MAX)} characters)`}
-            name="metaDescription"
-            rows={2}
-            maxLength={META_DESCRIPTION_MAX}
-            error={errors.metaDescription}
-          />
-          <Field
-            label="Canonical URL (optional: where this post first appeared, if elsewhere)"
-            name="canonicalUrl"
-            type="url"
-            inputMode="url"
-            placeholder="https://"
-            error={errors.canonicalUrl}
-          />
-        </details>
+        <WritingFields errors={errors} suggestions={loaderData.tags} />
         <FormAlert result={result} />
         <PublishControls
           choices={["draft", "scheduled", "published"]}

@@ -1,10 +1,6 @@
 import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
-import {
-  IMAGE_ALT_MAX,
-  IMAGE_REPLACE_MAX_BYTES,
-  META_DESCRIPTION_MAX,
-} from "../../contract/limits.js";
+import { IMAGE_ALT_MAX, IMAGE_REPLACE_MAX_BYTES } from "../../contract/limits.js";
 import { listCategories } from "../../core/categories/categories-service.js";
 import { canEditPost } from "../../core/posts/policies.js";
 import {
@@ -19,7 +15,7 @@ import type { FieldErrors } from "../../contract/validation.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, failure, imageForm, limited } from "../features/forms/action.server.js";
 import { BodyEditor } from "../features/forms/body-editor.js";
-import { Field, SelectField, TextAreaField } from "../features/forms/field.js";
+import { Field, SelectField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { useAutosave, type AutosaveState } from "../features/posts/autosave.js";
@@ -28,6 +24,7 @@ import { LocalTime, PublishControls, STATUS_LABELS } from "../features/posts/pub
 import { publishingFields } from "../features/posts/publishing.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
 import { revisionDiff, type DiffPart } from "../features/posts/revision-diff.server.js";
+import { WritingFields } from "../features/posts/writing-fields.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/edit-post";
@@ -201,42 +198,7 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
           defaultValue={post.imageAlt ?? ""}
           error={errors.imageAlt}
         />
-        <Field
-          label="Tags (optional: up to 5, separated by commas)"
-          name="tags"
-          list="tag-suggestions"
-          autoComplete="off"
-          defaultValue={post.tags.join(", ")}
-          error={errors.tags}
-        />
-        <datalist id="tag-suggestions">
-          {tags.map((tag) => (
-            <option key={tag.name} value={tag.name} />
-          ))}
-        </datalist>
-        <details
-          className="seo-fields"
-          open={Boolean(errors.metaDescription ?? errors.canonicalUrl)}
-        >
-          <summary>Search engines and sharing</summary>
-          <TextAreaField
-            label={`Meta description (optional: what search results and share cards show, up to ${String(META_DESCRIPTION_MAX)} characters)`}
-            name="metaDescription"
-            rows={2}
-            maxLength={META_DESCRIPTION_MAX}
-            defaultValue={post.metaDescription ?? ""}
-            error={errors.metaDescription}
-          />
-          <Field
-            label="Canonical URL (optional: where this post first appeared, if elsewhere)"
-            name="canonicalUrl"
-            type="url"
-            inputMode="url"
-            placeholder="https://"
-            defaultValue={post.canonicalUrl ?? ""}
-            error={errors.canonicalUrl}
-          />
-        </details>
+        <WritingFields errors={errors} suggestions={tags} post={post} />
         <FormAlert result={result} />
         {post.status === "published" ? (
           <div className="publish-buttons">
