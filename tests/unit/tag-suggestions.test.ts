@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tagSuggestions } from "../../app/features/posts/writing-fields.js";
+import { tagSuggestions } from "../../app/features/posts/tag-suggestions.js";
 
 // Issue 32: the tags field suggests known tags for every tag typed, not only the first.
 describe("tagSuggestions", () => {
