@@ -54,8 +54,11 @@ export const contentMessages = {
 
 const m = contentMessages;
 
-/** A tag's spelling: letters of any script and digits, single hyphens only between them. */
-const TAG_SHAPE = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
+/**
+ * A tag's spelling: letters of any script (with their combining marks, as Devanagari or Thai
+ * write them) and digits, single hyphens only between them.
+ */
+const TAG_SHAPE = /^[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:-[\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*$/u;
 
 /** A tag as stored and compared: trimmed, composed (NFC), lowercase. */
 export const normalizeTag = (tag: string) => tag.trim().normalize("NFC").toLowerCase();

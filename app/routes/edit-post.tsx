@@ -11,7 +11,9 @@ import {
 } from "../../core/posts/posts-service.js";
 import { imageUrl } from "../../core/media/images.js";
 import { restoreRevision, revisionOf, revisionsOf } from "../../core/posts/revisions.js";
+import { PostPartialUpdateSchema, PostPublishingSchema } from "../../contract/content.js";
 import type { FieldErrors } from "../../contract/validation.js";
+import { validate } from "../../core/shared/validate.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, failure, imageForm, limited } from "../features/forms/action.server.js";
 import { BodyEditor } from "../features/forms/body-editor.js";
@@ -90,16 +92,23 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return { ok: true as const, errors: NO_ERRORS, message: "Revision restored" };
   }
   if (fields.intent !== "save") return fail(failure(400, "Unknown action"));
+  // A new cover counts against the uploads' allowance too, as on the other forms.
+  const tooManyUploads = image ? await limited(context, "upload") : undefined;
+  if (tooManyUploads) return tooManyUploads;
   const wasPublished = (await findPost(deps, params.id))?.status === "published";
+  const edit = publishingFields(fields);
   const result = await attempt(async () => {
-    // The cover first: a draft given its first cover may be published by the same save.
     if (image) {
+      // The fields are checked before the cover is stored, so a refused save changes nothing;
+      // then the cover, so a draft given its first one may be published by the same save.
+      validate(PostPartialUpdateSchema, edit);
+      validate(PostPublishingSchema, edit);
       await context.outsideRenderSlot(() =>
         replacePostImage(deps, viewer.actor, params.id, image, request.signal),
       );
     }
     // The form names every field (tags among them), so what it sends is the post as it should be.
-    return updatePost(deps, viewer.actor, params.id, publishingFields(fields));
+    return updatePost(deps, viewer.actor, params.id, edit);
   });
   if (!result.ok) return fail(result);
   const status = result.value.status;

@@ -160,11 +160,19 @@ export async function claimBodyImages(
       .where((eb) => eb.or([eb("post_id", "is", null), eb("post_id", "=", post.id)]))
       .execute();
   }
+  // An image a kept revision of the post still names stays with it, so restoring that revision
+  // brings its pictures back (decision 022); it goes once no revision names it either.
+  const revisions = await db
+    .selectFrom("post_revisions")
+    .select("description")
+    .where("post_id", "=", post.id)
+    .execute();
+  const kept = [...new Set([...claimed, ...revisions.flatMap((r) => keysNamedIn(r.description))])];
   let released = db
     .updateTable("body_images")
     .set({ post_id: null, released_at: now })
     .where("post_id", "=", post.id);
-  if (claimed.length > 0) released = released.where("image_key", "not in", claimed);
+  if (kept.length > 0) released = released.where("image_key", "not in", kept);
   await released.execute();
 }
 

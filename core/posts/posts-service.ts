@@ -529,9 +529,17 @@ export async function updatePost(
             updated_at: now,
           })
           .where("id", "=", post.id)
+          // A save by itself writes only over the draft it read: not over another tab's save,
+          // nor a post published meanwhile (checked in the write, so no race slips between).
+          .$if(autosave !== undefined, (query) =>
+            query.where("updated_at", "=", post.updated_at).where("status", "=", "draft"),
+          )
           .executeTakeFirst();
-        // Deleted meanwhile: nothing to claim images for, no tags to write, nothing to keep.
-        if (updated.numUpdatedRows !== 1n) return;
+        if (updated.numUpdatedRows !== 1n) {
+          if (autosave) throw conflict(autosaveMessages.changedElsewhere);
+          // Deleted meanwhile: nothing to claim images for, no tags to write, nothing to keep.
+          return;
+        }
         if (tags !== undefined) await writeTags(trx, post.id, tags);
         if (textChanges && !(autosave && (await revisedLately(trx, post.id, now)))) {
           await keepRevision(trx, post, actor.id, now);

@@ -1,5 +1,6 @@
 import { PageQuerySchema } from "../../contract/content.js";
 import { REVISIONS_PAGE_SIZE } from "../../contract/limits.js";
+import { findCategoryByTitle } from "../categories/categories-service.js";
 import type { CoreDeps } from "../deps.js";
 import { notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
@@ -109,10 +110,13 @@ export async function restoreRevision(
   revisionId: string,
 ) {
   const revision = await getRevision(deps, actor, postId, revisionId);
+  // A category deleted since cannot be chosen again: the post keeps the one it has (and says so
+  // in the editor's diff, which still shows the revision's).
+  const category = (await findCategoryByTitle(deps, revision.category))?.title;
   return updatePost(deps, actor, postId, {
     title: revision.title,
     description: revision.description,
-    category: revision.category,
+    ...(category === undefined ? {} : { category }),
     tags: revision.tags,
   });
 }

@@ -400,7 +400,7 @@ describe("images in a post body", () => {
     expect(imgTags(await postHtml(second._id))).toHaveLength(1);
   });
 
-  it("are claimed by an edit that adds them and let go by one that removes them", async () => {
+  it("are claimed by an edit that adds them and let go once nothing shows them", async () => {
     const post = await addPost(api, writer, { category, description: "No pictures yet." });
     const image = await uploaded(writer);
     const edit = (description: string) =>
@@ -412,6 +412,12 @@ describe("images in a post body", () => {
     expect((await edit(`Now one: ![x](${image.url})`)).status).toBe(200);
     expect(await rowOf(image.url)).toMatchObject({ post_id: post._id, released_at: null });
     expect((await edit("None again.")).status).toBe(200);
+    // Kept while a revision of the post shows it (decision 022), so a restore brings it back;
+    // let go once the last such revision is gone (a post keeps its last 50).
+    expect(await rowOf(image.url)).toMatchObject({ post_id: post._id, released_at: null });
+    for (let i = 1; i <= 50; i += 1) {
+      expect((await edit(`None, edit ${String(i)}.`)).status).toBe(200);
+    }
     const released = await rowOf(image.url);
     expect(released).toMatchObject({ post_id: null });
     expect(released?.released_at).toEqual(expect.any(String));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
+import { pngImage } from "../support/images.js";
 import {
   addCategory,
   addPost,
@@ -196,5 +197,47 @@ describe("revisions", () => {
       .where("post_id", "=", post._id)
       .execute();
     expect(left).toEqual([]);
+  });
+
+  it("restore the text but not a category deleted since", async () => {
+    await addCategory(api, admin, "Fleeting");
+    const post = await addPost(api, author, { title: "In Fleeting", category: "Fleeting" });
+    await edit(post._id, { title: "Moved", category: "Essays", description: post.description });
+    const [kept] = (await revisionsOf(post._id, author)).body;
+    const categories = await api.get<{ _id: string; title: string }[]>("/api/categories");
+    const fleeting = categories.body.find((c) => c.title === "Fleeting");
+    await api.delete(`/api/categories/${fleeting?._id ?? ""}`, { token: admin.token });
+    const restored = await restore(post._id, kept?._id ?? "", author);
+    expect(restored.status, restored.text).toBe(200);
+    expect(restored.body.title).toBe("In Fleeting");
+    expect(restored.body.category).toBe("Essays");
+  });
+
+  it("keep the body images they name, so a restore brings them back", async () => {
+    const uploaded = await api.form<{ url: string }>(
+      "POST",
+      "/api/posts/images",
+      { file: { bytes: await pngImage(), filename: "map.png" } },
+      { token: author.token },
+    );
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const post = await addPost(api, author, {
+      title: "With a map",
+      category: "Essays",
+      description: `Here: ![A map](${uploaded.body.url})`,
+    });
+    const key = /uploads\/(images\/[^/]+)\//.exec(uploaded.body.url)?.[1] ?? "";
+    const imageRow = () =>
+      server.app.deps.db
+        .selectFrom("body_images")
+        .select(["post_id", "released_at"])
+        .where("image_key", "=", key)
+        .executeTakeFirstOrThrow();
+    expect((await imageRow()).post_id).toBe(post._id);
+    await edit(post._id, { title: "Without a map", category: "Essays", description: "No map." });
+    expect(await imageRow()).toEqual({ post_id: post._id, released_at: null });
+    const [kept] = (await revisionsOf(post._id, author)).body;
+    const restored = await restore(post._id, kept?._id ?? "", author);
+    expect(restored.body.html).toContain(uploaded.body.url.replace(/\/lg\.webp$/, ""));
   });
 });

@@ -146,6 +146,10 @@ describe("tags", () => {
     const created = await post({ tags: " Rust , WEB-dev,rust,,  Café " });
     expect(created.tags).toEqual(["rust", "web-dev", "café"]);
     expect(await tagRowsOf(created._id)).toEqual(["café", "rust", "web-dev"]);
+    // Scripts written with combining marks are letters too.
+    const marked = await put(author, created._id, { tags: ["हिन्दी", "ภาษาไทย"] });
+    expect(marked.status, marked.text).toBe(200);
+    expect(marked.body.tags).toEqual(["हिन्दी", "ภาษาไทย"]);
     // Any script, digits; a decomposed é is stored composed.
     const edited = await put(author, created._id, { tags: ["東京", "2026", "Cafe\u0301"] });
     expect(edited.status, edited.text).toBe(200);

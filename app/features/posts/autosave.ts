@@ -53,9 +53,12 @@ export function useAutosave(
       lastSave: number;
       dirty: boolean;
       inFlight: boolean;
-    } = { timer: undefined, lastSave: 0, dirty: false, inFlight: false };
+      /** Set once the form is made again (after a save by its buttons): a late answer is ignored. */
+      done: boolean;
+    } = { timer: undefined, lastSave: 0, dirty: false, inFlight: false, done: false };
     // Read through a call, so what an event changed during a save's await is seen.
     const changedSince = () => at.dirty;
+    const over = () => at.done;
     const waiting = () => at.timer !== undefined;
 
     const save = async () => {
@@ -71,14 +74,26 @@ export function useAutosave(
           body: fieldsOf(element, post._id, version.current),
           headers: { accept: "application/json" },
         });
-        const body = (await response.json()) as { updatedAt?: string; message?: string };
+        const body = (await response.json().catch(() => ({}))) as {
+          updatedAt?: string;
+          message?: string;
+        };
+        if (over()) return;
         if (response.ok && body.updatedAt) {
           version.current = body.updatedAt;
           setState(changedSince() ? { kind: "waiting" } : { kind: "saved", at: body.updatedAt });
+        } else if (response.status === 429 || response.status >= 500) {
+          // Busy or failing for now: tried again later, as after a dropped network.
+          at.dirty = true;
+          setState({
+            kind: "failed",
+            message: `${body.message ?? "The server could not save this draft"}: tried again in a moment.`,
+            retry: true,
+          });
         } else {
-          // Refused (a field the writer must fix, another tab's save): not tried again by itself.
+          // Refused (a field the writer must fix, another tab's save): not tried again until the
+          // writer changes something, and never after another tab's save.
           stopped.current = response.status === 409;
-          at.dirty = response.status !== 409;
           setState({
             kind: "failed",
             message: body.message ?? "This draft could not be saved",
@@ -86,6 +101,7 @@ export function useAutosave(
           });
         }
       } catch {
+        if (over()) return;
         at.dirty = true;
         setState({
           kind: "failed",
@@ -120,13 +136,23 @@ export function useAutosave(
     const online = () => {
       if (at.dirty) schedule();
     };
+    // Sent by its buttons, the form saves everything itself: nothing is left to save by itself
+    // (a save on its way still counts, should the buttons' save be refused).
+    const sent = () => {
+      if (at.timer !== undefined) clearTimeout(at.timer);
+      at.timer = undefined;
+      at.dirty = false;
+    };
     element.addEventListener("input", changed);
     element.addEventListener("change", changed);
+    element.addEventListener("submit", sent);
     window.addEventListener("online", online);
     return () => {
-      if (at.timer !== undefined) clearTimeout(at.timer);
+      sent();
+      at.done = true;
       element.removeEventListener("input", changed);
       element.removeEventListener("change", changed);
+      element.removeEventListener("submit", sent);
       window.removeEventListener("online", online);
     };
     // Again when the form is made again (after a save by its buttons): the listeners are on it.
