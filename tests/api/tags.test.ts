@@ -246,24 +246,6 @@ describe("meta description and canonical URL", () => {
     expect(cleared.body.canonicalUrl).toBeNull();
     expect(cleared.body.tags).toEqual(["seo"]);
   });
-
-  it("puts them in the post page's head", async () => {
-    const created = await post({
-      title: "Head fields",
-      metaDescription: "What the search result says <here>.",
-      canonicalUrl: "http://example.org/original?a=1&b=2",
-      tags: "headings",
-    });
-    const html = (await api.get(`/posts/details/${created._id}`)).text;
-    expect(html).toContain(
-      '<meta name="description" content="What the search result says &lt;here&gt;."',
-    );
-    expect(html).toContain(
-      '<meta property="og:description" content="What the search result says &lt;here&gt;."',
-    );
-    expect(html).toContain('<link rel="canonical" href="http://example.org/original?a=1&amp;b=2"');
-    expect(html).toContain(`href="/tags/headings"`);
-  });
 });
 
 describe("posts written before tags (migration 016)", () => {

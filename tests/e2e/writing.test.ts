@@ -175,6 +175,25 @@ describe("creating a post", () => {
     await site.context.close();
   });
 
+  it("puts a post's summary, canonical address and tags in its page, escaped", async () => {
+    const created = await addPost(client(server.url), author, {
+      title: "Head fields",
+      category: "Travel",
+      metaDescription: "What the search result says <here>.",
+      canonicalUrl: "http://example.org/original?a=1&b=2",
+      tags: "headings",
+    });
+    const html = await (await fetch(`${server.url}/posts/details/${created._id}`)).text();
+    expect(html).toContain(
+      '<meta name="description" content="What the search result says &lt;here&gt;."',
+    );
+    expect(html).toContain(
+      '<meta property="og:description" content="What the search result says &lt;here&gt;."',
+    );
+    expect(html).toContain('<link rel="canonical" href="http://example.org/original?a=1&amp;b=2"');
+    expect(html).toContain(`href="/tags/headings"`);
+  });
+
   it("works without JavaScript", async () => {
     const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
     await signIn(site, server.config.publicUrl, author.token);
