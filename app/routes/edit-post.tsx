@@ -3,6 +3,7 @@ import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { IMAGE_ALT_MAX, IMAGE_REPLACE_MAX_BYTES } from "../../contract/limits.js";
 import { listCategories } from "../../core/categories/categories-service.js";
 import { canEditPost } from "../../core/posts/policies.js";
+import { tagsOf } from "../../core/posts/presenters.js";
 import {
   findPost,
   listTags,
@@ -59,7 +60,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     category: post.category,
     image: post.image_key === null ? null : { url: imageUrl(deps.storage, post.image_key, "lg") },
     imageAlt: post.image_alt,
-    tags: post.tags === "" ? [] : post.tags.split(" "),
+    tags: tagsOf(post.tags),
     metaDescription: post.meta_description,
     canonicalUrl: post.canonical_url,
     status: post.status,

@@ -6,6 +6,9 @@ import type { PostSummaryRow } from "./queries.js";
 
 type Presenting = Pick<CoreDeps, "storage" | "site">;
 
+/** Tags as `posts.tags` and revisions store them (lowercase, space-separated) read back. */
+export const tagsOf = (stored: string) => (stored === "" ? [] : stored.split(" "));
+
 export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
   return {
     _id: row.id,
@@ -25,7 +28,7 @@ export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
       photo_key: row.author_photo_key,
     }),
     /** Lowercase, in the writer's order. */
-    tags: row.tags === "" ? [] : row.tags.split(" "),
+    tags: tagsOf(row.tags),
     /** What search engines and share cards show; null: the excerpt. */
     metaDescription: row.meta_description,
     /** Where the post first appeared, when elsewhere; null: here. */

@@ -9,13 +9,12 @@ import { presentPublicUser } from "../users/presenters.js";
 import type { Actor } from "../users/policies.js";
 import { canSeeRevisionsOf } from "./policies.js";
 import { findVisiblePost, postMessages, updatePost } from "./posts-service.js";
+import { tagsOf } from "./presenters.js";
 import { pageOf } from "./queries.js";
 
 // Revisions (DESIGN.md 10, "Writing"; decision 022): kept by `updatePost`, read and restored here.
 
 export const revisionMessages = { notFound: "Revision not found" } as const;
-
-const tagsOf = (stored: string) => (stored === "" ? [] : stored.split(" "));
 
 /** The post whose revisions `actor` asks for: its author's and admins', a 404 for anyone else. */
 async function postWithRevisions(deps: CoreDeps, actor: Actor, postId: string) {
