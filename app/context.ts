@@ -1,3 +1,4 @@
+import type { PublicSiteSettings } from "../contract/site-settings.js";
 import type { ReactNode } from "react";
 import type { CoreDeps } from "../core/deps.js";
 import type { Actor } from "../core/users/policies.js";
@@ -34,6 +35,8 @@ export interface SiteInfo {
   welcome: string;
   /** The logo, or null for the default mark. */
   logo: { url: string } | null;
+  /** The footer's social links, only the networks that have one. */
+  socialLinks: PublicSiteSettings["socialLinks"];
   publicUrl: string;
 }
 

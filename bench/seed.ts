@@ -215,6 +215,8 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
       photo_key: null,
       social_media: JSON.stringify([{ name: "github", url: `https://github.com/${username}` }]),
       suspended_at: null,
+    suspension_reason: null,
+    suspended_until: null,
       created_at: created,
       updated_at: created,
     };

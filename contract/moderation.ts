@@ -1,15 +1,41 @@
 import { z } from "zod";
+import { parseIsoTime } from "./publish-time.js";
 
 /** Inputs of the moderation calls (DESIGN.md 9, "Conversations and moderation"). */
+export const SUSPENSION_REASON_MAX = 500;
+
 export const moderationMessages = {
   suspendedRequired: "suspended must be true or false",
+  reasonTooLong: `Reason must be at most ${String(SUSPENSION_REASON_MAX)} characters long`,
+  untilInvalid: "End must be a date and time such as 2026-12-01T00:00:00Z",
+  untilPast: "End must be in the future",
 } as const;
 
 const m = moderationMessages;
 
-/** `PUT /api/users/suspend/:id`. */
+/**
+ * The terms of a suspension (issue 33): a reason the member is shown, and when it lifts by itself.
+ * Both optional; a blank reason is none.
+ */
+export const suspensionTerms = {
+  reason: z
+    .string({ error: m.reasonTooLong })
+    .trim()
+    .max(SUSPENSION_REASON_MAX, m.reasonTooLong)
+    .transform((reason) => (reason === "" ? undefined : reason))
+    .optional(),
+  until: z
+    .string({ error: m.untilInvalid })
+    .trim()
+    .refine((text) => parseIsoTime(text) !== undefined, m.untilInvalid)
+    .transform((text) => parseIsoTime(text) ?? new Date(Number.NaN))
+    .optional(),
+};
+
+/** `PUT /api/users/suspend/:id`: `reason` and `until` apply to a suspension only. */
 export const SuspendSchema = z.object({
   suspended: z.boolean({ error: m.suspendedRequired }),
+  ...suspensionTerms,
 });
 
 export const REPORT_REASONS = ["spam", "harassment", "other"] as const;
@@ -46,6 +72,8 @@ export type ReportCreateInput = z.infer<typeof ReportCreateSchema>;
 /** `PUT /api/reports/:id`. */
 export const ReportDecisionSchema = z.object({
   action: z.enum(REPORT_ACTIONS, { error: r.actionInvalid }),
+  /** With `suspend`: the suspension's terms, as `PUT /api/users/suspend/:id` takes them. */
+  ...suspensionTerms,
 });
 
 /** `GET /api/reports?status=open|closed&pageNumber=n`. */

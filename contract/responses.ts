@@ -296,6 +296,14 @@ export const SiteSettingsSchema = named(
     contactPhone: z.string(),
     contactEmail: z.string(),
     logo: ImageSchema.nullable().describe("null: the default mark"),
+    socialLinks: z
+      .object({
+        github: z.string().optional(),
+        linkedin: z.string().optional(),
+        x: z.string().optional(),
+        facebook: z.string().optional(),
+      })
+      .describe("The footer's social links: only the networks that have one"),
   }),
 );
 

@@ -17,6 +17,17 @@ export const SITE_LOGO_MAX_BYTES = 7_000_000;
  */
 export const PHONE_PATTERN = /^\+?(?:[\s().\-/]*\d){5,20}[\s().\-/]*$/;
 
+/** The networks the footer has an icon for, in the order it shows them (issue 33). */
+export const SOCIAL_NETWORKS = ["github", "linkedin", "x", "facebook"] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+export const SOCIAL_NETWORK_NAMES: Record<SocialNetwork, string> = {
+  github: "GitHub",
+  linkedin: "LinkedIn",
+  x: "X",
+  facebook: "Facebook",
+};
+export const SOCIAL_URL_MAX = 2000;
+
 export const siteSettingsMessages = {
   titleRequired: "Title is required",
   titleTooLong: `Title must be at most ${String(SITE_TITLE_MAX)} characters`,
@@ -28,6 +39,8 @@ export const siteSettingsMessages = {
   emailRequired: "Contact e-mail is required",
   emailTooLong: `Contact e-mail must be at most ${String(SITE_EMAIL_MAX)} characters`,
   emailInvalid: "Contact e-mail must be an e-mail address",
+  socialLinksInvalid: `Social links must be an object of ${SOCIAL_NETWORKS.join(", ")} to web addresses`,
+  socialUrlInvalid: "Must be a web address starting with https:// or http://",
   updated: "Site settings saved",
 } as const;
 
@@ -37,6 +50,45 @@ const m = siteSettingsMessages;
 const flag = z.preprocess(
   (value) => value === true || value === "true" || value === "on",
   z.boolean(),
+);
+
+const isWebAddress = (text: string) => {
+  if (!/^https?:\/\//i.test(text)) return false;
+  try {
+    return new URL(text).hostname !== "";
+  } catch {
+    return false;
+  }
+};
+
+/** One network's address: a web address, or blank for none. */
+const socialUrl = z
+  .string({ error: m.socialUrlInvalid })
+  .trim()
+  .max(SOCIAL_URL_MAX, m.socialUrlInvalid)
+  .refine((text) => text === "" || isWebAddress(text), m.socialUrlInvalid)
+  .optional();
+
+/**
+ * The footer's links: an object (JSON), or its JSON text (a multipart field). A network left out
+ * or blank has no link.
+ */
+const socialLinks = z.preprocess(
+  (value) => {
+    if (typeof value !== "string") return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  },
+  z.object(
+    Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, socialUrl])) as Record<
+      SocialNetwork,
+      typeof socialUrl
+    >,
+    { error: m.socialLinksInvalid },
+  ),
 );
 
 /** `PUT /api/admin/settings` (JSON or multipart with an optional `image` file) and the form. */
@@ -50,6 +102,8 @@ export const SiteSettingsSchema = z.object({
     .max(SITE_EMAIL_MAX, m.emailTooLong)
     .regex(EMAIL_PATTERN, m.emailInvalid),
   removeLogo: flag.optional(),
+  /** Left out: the links stay as they are (a client that predates them changes nothing). */
+  socialLinks: socialLinks.optional(),
 });
 
 export type SiteSettingsInput = z.output<typeof SiteSettingsSchema>;
@@ -62,4 +116,6 @@ export interface PublicSiteSettings {
   contactEmail: string;
   /** The logo (400 px wide WebP), or null for the default mark. */
   logo: { url: string } | null;
+  /** The footer's social links: only the networks that have one. */
+  socialLinks: Partial<Record<SocialNetwork, string>>;
 }

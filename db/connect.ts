@@ -30,6 +30,7 @@ import { bodyImageBytes } from "./migrations/015-body-image-bytes.js";
 import { postTagsSeo } from "./migrations/016-post-tags-seo.js";
 import { searchTags } from "./migrations/017-search-tags.js";
 import { postRevisions } from "./migrations/018-post-revisions.js";
+import { suspensionTerms } from "./migrations/020-suspension-terms.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -92,6 +93,7 @@ const migrations: MigrationProvider = {
       "017-search-tags": searchTags,
       "018-post-revisions": postRevisions,
       "019-optional-cover": optionalCover,
+      "020-suspension-terms": suspensionTerms,
     }),
 };
 

@@ -25,6 +25,10 @@ export interface UsersTable {
   social_media: string;
   /** When an admin suspended the account; null while it is not (decision 013). */
   suspended_at: string | null;
+  /** What the admin told the member when suspending them; null when no reason was given. */
+  suspension_reason: string | null;
+  /** When the suspension lifts by itself; null: until an admin restores the account. */
+  suspended_until: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -206,6 +210,8 @@ export interface SiteSettingsTable {
   contact_phone: string;
   contact_email: string;
   logo_key: string | null;
+  /** JSON object of social network → URL, shown in the footer ('{}' for none). */
+  social_links: Generated<string>;
   updated_at: string;
 }
 

@@ -4,6 +4,7 @@ import {
   sweepUnusedBodyImages,
   UNUSED_BODY_IMAGE_MS,
 } from "../core/media/sweep.js";
+import { liftEndedSuspensions } from "../core/users/suspension.js";
 import { StartupRefusal } from "../core/users/bootstrap-admin.js";
 import type { AdminCredentials } from "../core/users/bootstrap-admin.js";
 import { buildApp, type App } from "./app.js";
@@ -37,6 +38,14 @@ async function sweepUploads({ server, deps }: App) {
     if (removed > 0) server.log.info({ removed }, "removed image files that no row refers to");
   } catch (error) {
     server.log.warn({ err: error }, "could not sweep image files without rows");
+  }
+  try {
+    // A member whose suspension has ended is restored at their next sign-in in any case; this
+    // lets their scheduled posts go out without waiting for it.
+    const lifted = await liftEndedSuspensions(deps);
+    if (lifted > 0) server.log.info({ lifted }, "lifted suspensions that have ended");
+  } catch (error) {
+    server.log.warn({ err: error }, "could not lift ended suspensions");
   }
 }
 

@@ -1,6 +1,8 @@
 import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { RegisterSchema } from "../../contract/auth.js";
-import { register } from "../../core/auth/auth-service.js";
+import { findUserByEmail, register } from "../../core/auth/auth-service.js";
+import { signupProof } from "../../core/auth/signup-proof.js";
+import { signupCookie } from "../features/auth/session-cookie.server.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
@@ -19,8 +21,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireVisitor(context);
   const tooMany = await limited(context, "register");
   if (tooMany) return tooMany;
-  const result = await attempt(async () => register(context.deps, await formFields(request)));
-  return result.ok ? redirect("/email-sent") : fail(result);
+  const fields = await formFields(request);
+  const result = await attempt(async () => register(context.deps, fields));
+  if (!result.ok) return fail(result);
+  // This browser may finish signing up by opening the mailed link (no second login).
+  const user = await findUserByEmail(context.deps, fields.email ?? "");
+  const headers = user
+    ? { "Set-Cookie": signupCookie(await signupProof(context.deps.db, user.id), context.secureCookies) }
+    : undefined;
+  return redirect("/email-sent", { headers });
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>

@@ -1,5 +1,13 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import { verifyEmail } from "../../core/auth/auth-service.js";
+import { createSession } from "../../core/auth/sessions.js";
+import { isSignupProof } from "../../core/auth/signup-proof.js";
+import {
+  clearedSignupCookie,
+  readCookie,
+  sessionCookie,
+  SIGNUP_COOKIE,
+} from "../features/auth/session-cookie.server.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
 import { attempt } from "../features/forms/action.server.js";
 import { pageMeta } from "../meta.js";
@@ -11,18 +19,41 @@ import type { Route } from "./+types/verify-email";
  * A signed-in visitor goes home (SPEC.md 2) unless the link confirms an e-mail change, which is
  * opened while signed in.
  */
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { viewer } = context;
   const kinds = viewer ? (["email-change"] as const) : undefined;
   const result = await attempt(() => verifyEmail(context.deps, params.userId, params.token, kinds));
   if (!result.ok && result.status === 400) requireVisitor(context);
-  return {
-    site: context.site,
-    verified: result.ok,
-    // "Invalid Link" says it all, but for an address someone else took meanwhile.
-    problem: !result.ok && result.status !== 400 ? result.message : undefined,
-    profilePath: viewer ? `/profile/${viewer.user._id}` : undefined,
-  };
+  // Opened in the browser that signed up: signed in at once (the proof cookie says it is that one).
+  const proof = readCookie(request.headers.get("cookie"), SIGNUP_COOKIE);
+  const signIn =
+    result.ok &&
+    !viewer &&
+    proof !== undefined &&
+    (await isSignupProof(context.deps.db, params.userId, proof));
+  const token = signIn
+    ? await createSession(context.deps.db, params.userId, context.deps.clock())
+    : undefined;
+  const headers = new Headers();
+  if (token) {
+    headers.append("Set-Cookie", sessionCookie(token, context.secureCookies));
+    headers.append("Set-Cookie", clearedSignupCookie(context.secureCookies));
+  }
+  return data(
+    {
+      site: context.site,
+      verified: result.ok,
+      signedIn: token !== undefined,
+      // "Invalid Link" says it all, but for an address someone else took meanwhile.
+      problem: !result.ok && result.status !== 400 ? result.message : undefined,
+      profilePath: viewer
+        ? `/profile/${viewer.user._id}`
+        : token
+          ? `/profile/${params.userId}`
+          : undefined,
+    },
+    { headers },
+  );
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [
@@ -35,11 +66,14 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 ];
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
-  const { verified, problem, profilePath } = loaderData;
+  const { verified, problem, profilePath, signedIn } = loaderData;
   return (
     <section className="notice-page">
       {verified ? (
-        <h1>Your email address has been successfully verified</h1>
+        <>
+          <h1>Your email address has been successfully verified</h1>
+          {signedIn ? <p>Welcome! You are logged in.</p> : null}
+        </>
       ) : (
         <h1>{problem ?? "Invalid Link"}</h1>
       )}

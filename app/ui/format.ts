@@ -11,6 +11,17 @@ export function shortDate(iso: string): string {
   return `${DAYS[date.getUTCDay()] ?? ""} ${MONTHS[date.getUTCMonth()] ?? ""} ${String(date.getUTCDate()).padStart(2, "0")} ${String(date.getUTCFullYear())}`;
 }
 
+/**
+ * "Sun Nov 22 2026, 14:05 UTC": a day and its time of day, in UTC for the same reason as
+ * `shortDate` (the zone is named, so nobody reads it as their own).
+ */
+export function dateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  const time = `${String(date.getUTCHours()).padStart(2, "0")}:${String(date.getUTCMinutes()).padStart(2, "0")}`;
+  return `${shortDate(iso)}, ${time} UTC`;
+}
+
 /** The stored widths of an uploaded image, from the URL the API gives for its largest copy. */
 export function imageSources(url: string) {
   if (!url.endsWith("/lg.webp")) return { src: url, srcSet: undefined };

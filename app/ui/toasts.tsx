@@ -7,6 +7,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { useLocation } from "react-router";
 
 /** SPEC.md 9: toasts top right, closing by themselves after 5000 ms. */
 const TOAST_MS = 5000;
@@ -23,17 +24,34 @@ export const ToastContext = createContext<(kind: Kind, text: string) => void>(()
 
 export const useToast = () => useContext(ToastContext);
 
+/** At most this many at once: older ones give way rather than pile up over the page. */
+const TOASTS_SHOWN = 3;
+
 export function ToastProvider({ children }: { children: React.ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(0);
   const dismiss = useCallback((id: number) => {
     setToasts((current) => current.filter((toast) => toast.id !== id));
   }, []);
+  // A refusal is about the page it was made on: going elsewhere takes it away.
+  const { pathname } = useLocation();
+  useEffect(() => {
+    setToasts((current) =>
+      current.some((toast) => toast.kind === "error")
+        ? current.filter((toast) => toast.kind !== "error")
+        : current,
+    );
+  }, [pathname]);
   const show = useCallback(
     (kind: Kind, text: string) => {
       next.current += 1;
       const id = next.current;
-      setToasts((current) => [...current, { id, kind, text }]);
+      // The same message again (a second wrong password) replaces the first, not stacks on it.
+      setToasts((current) =>
+        [...current.filter((toast) => toast.text !== text), { id, kind, text }].slice(
+          -TOASTS_SHOWN,
+        ),
+      );
       setTimeout(() => {
         dismiss(id);
       }, TOAST_MS);

@@ -16,6 +16,7 @@ import { presentSignedIn } from "../users/presenters.js";
 import { DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
 import { conflict, forbidden, invalid, unavailable } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
+import { liftEndedSuspensions } from "../users/suspension.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
@@ -80,6 +81,8 @@ export async function createUser(deps: CoreDeps, input: NewUser): Promise<UsersT
     photo_key: null,
     social_media: "[]",
     suspended_at: null,
+    suspension_reason: null,
+    suspended_until: null,
     created_at: now,
     updated_at: now,
   };
@@ -216,7 +219,12 @@ export async function login(deps: CoreDeps, body: unknown) {
   const passwordOk = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !passwordOk) throw invalid(authMessages.badCredentials);
   await deps.loginAttempts.clear(accountKey);
-  if (user.suspended_at !== null) throw forbidden(authMessages.suspended);
+  if (user.suspended_at !== null && (await liftEndedSuspensions(deps, user.id)) === 0) {
+    throw forbidden(authMessages.suspended, {
+      reason: user.suspension_reason,
+      suspendedUntil: user.suspended_until,
+    });
+  }
   if (user.is_verified !== 1) {
     await sendVerificationMail(deps, user).catch(() => {
       throw unavailable(authMessages.mailFailed);

@@ -29,10 +29,15 @@ function unsubscribeKey(db: Kysely<Database>) {
  * The token of a person's unsubscribe link: an HMAC of their id, so it cannot be guessed, needs no
  * row, and grants nothing but turning this mail off (it is no session).
  */
-export async function unsubscribeToken(db: Kysely<Database>, userId: string) {
-  return createHmac("sha256", await unsubscribeKey(db))
-    .update(`unsubscribe:${userId}`)
-    .digest("base64url");
+export const unsubscribeToken = (db: Kysely<Database>, userId: string) =>
+  siteHmac(db, `unsubscribe:${userId}`);
+
+/**
+ * An HMAC of `text` with the site's key. Each use names its purpose first in `text`
+ * (`unsubscribe:`, `signup:`), so a value made for one is never valid for another.
+ */
+export async function siteHmac(db: Kysely<Database>, text: string) {
+  return createHmac("sha256", await unsubscribeKey(db)).update(text).digest("base64url");
 }
 
 async function isValidToken(db: Kysely<Database>, userId: string, token: string) {

@@ -60,3 +60,25 @@ export const emailChangeNoticeMail = (
     "Reset your password",
     link,
   );
+
+/** Tells a member their account was suspended, why and until when, and where to answer. */
+export function suspensionMail(
+  to: string,
+  username: string,
+  site: string,
+  terms: { reason?: string | undefined; until?: string | undefined; contact?: string | undefined; link: string },
+): MailMessage {
+  const lines = [
+    `Hello ${username}, an admin of ${site} suspended your account: you cannot sign in while it lasts. What you wrote stays on the site.`,
+    terms.reason ? `Reason: ${terms.reason}` : "No reason was given.",
+    terms.until
+      ? `The suspension ends on ${terms.until.slice(0, 10)} at ${terms.until.slice(11, 16)} UTC; you can sign in again from then.`
+      : "The suspension lasts until an admin lifts it.",
+    terms.contact
+      ? `To answer, write to ${terms.contact}.`
+      : "To answer, reply to this mail.",
+  ];
+  const text = `${lines.join("\n\n")}\n\n${terms.link}\n`;
+  const html = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("");
+  return { to, subject: `Your ${site} account is suspended`, text, html, link: terms.link };
+}

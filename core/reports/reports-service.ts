@@ -19,7 +19,12 @@ import { conflict, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { assertAdmin, type Actor } from "../users/policies.js";
-import { setSuspendedIn, suspensionMessages } from "../users/suspension.js";
+import {
+  checkedTerms,
+  setSuspendedIn,
+  suspensionMessages,
+  tellSuspended,
+} from "../users/suspension.js";
 import { findUser, userMessages } from "../users/users-service.js";
 
 export const reportMessages = {
@@ -189,7 +194,7 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
     ? await deps.db.selectFrom("reports").selectAll().where("id", "=", id).executeTakeFirst()
     : undefined;
   if (!report) throw notFound(reportMessages.notFound);
-  const { action } = validate(ReportDecisionSchema, body);
+  const { action, ...terms } = validate(ReportDecisionSchema, body);
   if (report.status !== "open") throw conflict(reportMessages.decided);
   if (action === "remove" && report.target_kind === "user") {
     throw invalid(reportMessages.onlyContent, { action: reportMessages.onlyContent });
@@ -197,7 +202,9 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
   if (action === "suspend") {
     if (report.target_user_id === null) throw notFound(userMessages.notFound);
     if (report.target_user_id === actor.id) throw invalid(suspensionMessages.self);
+    checkedTerms(deps, terms);
   }
+  let suspended: { email: string; username: string } | undefined;
   const decide = () =>
     deps.db.transaction().execute(async (trx) => {
       await claimReports(trx, deps, actor, report, action);
@@ -205,11 +212,13 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
       if (action === "suspend") {
         const author = await trx
           .selectFrom("users")
-          .select(["id", "username", "is_admin"])
+          .select(["id", "username", "is_admin", "email"])
           .where("id", "=", report.target_user_id ?? "")
           .executeTakeFirst();
         if (!author) throw notFound(userMessages.notFound);
-        await setSuspendedIn(trx, deps, actor, author, true);
+        // Logged once, as the report's decision (below).
+        await setSuspendedIn(trx, deps, actor, author, terms, { audit: false });
+        suspended = author;
       }
       await recordAudit(trx, deps, actor, `report.${action}`, {
         kind: report.target_kind,
@@ -220,6 +229,7 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
     });
   const imageKeys = action === "remove" ? await changingContent(deps, decide) : await decide();
   await discardImages(deps, imageKeys);
+  if (suspended) await tellSuspended(deps, suspended, terms);
   const messages = {
     dismiss: reportMessages.dismissed,
     remove: reportMessages.removed,

@@ -35,6 +35,8 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly errors?: FieldErrors,
+    /** More fields of the answer beside `message` (a suspension's reason and end). */
+    readonly details?: Readonly<Record<string, string | null>>,
   ) {
     super(message);
     this.name = "DomainError";
@@ -55,8 +57,10 @@ export const invalid = (message: string, errors?: FieldErrors) =>
   new DomainError("invalid", message, errors);
 export const unauthenticated = (message = "Please log in") =>
   new DomainError("unauthenticated", message);
-export const forbidden = (message = "You are not allowed to do this") =>
-  new DomainError("forbidden", message);
+export const forbidden = (
+  message = "You are not allowed to do this",
+  details?: Readonly<Record<string, string | null>>,
+) => new DomainError("forbidden", message, undefined, details);
 export const notFound = (message: string, errors?: FieldErrors) =>
   new DomainError("not_found", message, errors);
 export const conflict = (message: string) => new DomainError("conflict", message);

@@ -1,9 +1,15 @@
-import type { PublicSiteSettings, SiteSettingsInput } from "../../contract/site-settings.js";
+import type {
+  PublicSiteSettings,
+  SiteSettingsInput,
+  SocialNetwork,
+} from "../../contract/site-settings.js";
 import {
+  SOCIAL_NETWORKS,
   SITE_LOGO_MAX_BYTES,
   SiteSettingsSchema,
   siteSettingsMessages,
 } from "../../contract/site-settings.js";
+import type { Selectable } from "kysely";
 import type { SiteSettingsTable } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
@@ -22,17 +28,36 @@ export interface SiteSettings {
   contactPhone: string;
   contactEmail: string;
   logoKey: string | null;
+  socialLinks: Partial<Record<SocialNetwork, string>>;
 }
 
 /** What a site shows before an admin first saves its settings: the SITE_* variables. */
-export type SiteSettingsDefaults = Omit<SiteSettings, "logoKey">;
+export type SiteSettingsDefaults = Omit<SiteSettings, "logoKey" | "socialLinks">;
 
-const fromRow = (row: SiteSettingsTable): SiteSettings => ({
+/** The stored links, the networks known today only, blank ones left out. */
+function linksOf(json: string): Partial<Record<SocialNetwork, string>> {
+  let stored: unknown;
+  try {
+    stored = JSON.parse(json);
+  } catch {
+    return {};
+  }
+  if (typeof stored !== "object" || stored === null) return {};
+  const links: Partial<Record<SocialNetwork, string>> = {};
+  for (const network of SOCIAL_NETWORKS) {
+    const url = (stored as Record<string, unknown>)[network];
+    if (typeof url === "string" && url !== "") links[network] = url;
+  }
+  return links;
+}
+
+const fromRow = (row: Selectable<SiteSettingsTable>): SiteSettings => ({
   title: row.title,
   welcome: row.welcome,
   contactPhone: row.contact_phone,
   contactEmail: row.contact_email,
   logoKey: row.logo_key,
+  socialLinks: linksOf(row.social_links),
 });
 
 /** The stored settings, or the defaults while none were saved. One primary-key read. */
@@ -45,7 +70,7 @@ export async function readSiteSettings(
     .selectAll()
     .where("id", "=", ROW_ID)
     .executeTakeFirst();
-  return row ? fromRow(row) : { ...defaults, logoKey: null };
+  return row ? fromRow(row) : { ...defaults, logoKey: null, socialLinks: {} };
 }
 
 export const presentSiteSettings = (
@@ -57,10 +82,11 @@ export const presentSiteSettings = (
   contactPhone: settings.contactPhone,
   contactEmail: settings.contactEmail,
   logo: settings.logoKey ? { url: imageUrl(deps.storage, settings.logoKey, "sm") } : null,
+  socialLinks: settings.socialLinks,
 });
 
 /**
- * Saves the title, welcome text, contacts and (when `logo` is given) a new logo, or removes the
+ * Saves the title, welcome text, contacts, social links (kept when not given) and (when `logo` is given) a new logo, or removes the
  * logo (`removeLogo`). Admins only; validated before anything is stored; the logo is verified and
  * re-encoded by the image pipeline. Recorded in the audit log in the same transaction, and the
  * content version moves on, so every instance's pages and shared answers show it at once.
@@ -83,10 +109,13 @@ export async function updateSiteSettings(
       deps.db.transaction().execute(async (trx) => {
         const current = await trx
           .selectFrom("site_settings")
-          .select("logo_key")
+          .select(["logo_key", "social_links"])
           .where("id", "=", ROW_ID)
           .executeTakeFirst();
         const currentKey = current?.logo_key ?? null;
+        const links = values.socialLinks
+          ? linksOf(JSON.stringify(values.socialLinks))
+          : linksOf(current?.social_links ?? "{}");
         const logoKey = newLogoKey ?? (values.removeLogo === true ? null : currentKey);
         const changes = {
           title: values.title,
@@ -94,6 +123,7 @@ export async function updateSiteSettings(
           contact_phone: values.contactPhone,
           contact_email: values.contactEmail,
           logo_key: logoKey,
+          social_links: JSON.stringify(links),
           updated_at: iso(deps.clock()),
         };
         await trx

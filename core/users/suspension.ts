@@ -1,8 +1,9 @@
-import { SuspendSchema } from "../../contract/moderation.js";
+import { SuspendSchema, moderationMessages } from "../../contract/moderation.js";
 import type { Kysely } from "kysely";
 import type { Database, UsersTable } from "../../db/schema.js";
 import { revokeUserSessions } from "../auth/sessions.js";
 import { recordAudit } from "../audit/audit-log.js";
+import { suspensionMail } from "../mail/templates.js";
 import type { CoreDeps } from "../deps.js";
 import { iso } from "../shared/clock.js";
 import { conflict, invalid, notFound } from "../shared/errors.js";
@@ -49,10 +50,12 @@ export async function setSuspended(deps: CoreDeps, actor: Actor, id: string, bod
   const user = await findUser(deps, id);
   if (!user) throw notFound(userMessages.notFound);
   if (user.id === actor.id) throw invalid(suspensionMessages.self);
-  const { suspended } = validate(SuspendSchema, body);
-  await deps.db.transaction().execute((trx) => setSuspendedIn(trx, deps, actor, user, suspended));
+  const { suspended, ...terms } = validate(SuspendSchema, body);
+  const change = suspended ? checkedTerms(deps, terms) : false;
+  await deps.db.transaction().execute((trx) => setSuspendedIn(trx, deps, actor, user, change));
+  if (change) await tellSuspended(deps, user, change);
   // Scheduled posts held by the suspension whose time has passed go out now (decision 013).
-  if (!suspended) deps.postScheduled?.(deps.clock());
+  else deps.postScheduled?.(deps.clock());
   return {
     _id: user.id,
     suspended,
@@ -60,27 +63,95 @@ export async function setSuspended(deps: CoreDeps, actor: Actor, id: string, bod
   };
 }
 
+/** A suspension's terms as stored: the reason the member is shown, and when it lifts by itself. */
+export interface SuspensionTerms {
+  reason?: string | undefined;
+  until?: Date | undefined;
+}
+
+/** Throws 400 unless the end, when given, is still to come. */
+export function checkedTerms(deps: Pick<CoreDeps, "clock">, terms: SuspensionTerms) {
+  if (terms.until && terms.until.getTime() <= deps.clock().getTime()) {
+    throw invalid(moderationMessages.untilPast, { until: moderationMessages.untilPast });
+  }
+  return terms;
+}
+
 /**
- * Suspends or restores `user` in the caller's transaction (the caller has checked the actor is an
- * admin and not `user`): the last active admin stays, a suspension ends the sessions, and it is
- * logged.
+ * Mails the member that they are suspended, why, until when and how to answer (the site's contact
+ * address when an admin has set one). A mail that fails is logged: the suspension stands.
+ */
+export async function tellSuspended(
+  deps: CoreDeps,
+  user: Pick<UsersTable, "email" | "username">,
+  terms: SuspensionTerms,
+) {
+  const settings = await deps.db
+    .selectFrom("site_settings")
+    .select("contact_email")
+    .executeTakeFirst();
+  await deps.mailer
+    .send(
+      suspensionMail(user.email, user.username, deps.site.title, {
+        reason: terms.reason,
+        until: terms.until ? iso(terms.until) : undefined,
+        contact: settings?.contact_email,
+        link: `${deps.site.mailLinkUrl}/login`,
+      }),
+    )
+    .catch((error: unknown) => {
+      deps.log.warn({ err: error }, "the suspension mail was not sent");
+    });
+}
+
+/**
+ * Lifts the suspensions whose end has come (all of them, or `userId`'s only), as an admin's
+ * restore would, but logged as nobody's action. Answers how many were lifted.
+ */
+export async function liftEndedSuspensions(deps: CoreDeps, userId?: string) {
+  const now = iso(deps.clock());
+  let query = deps.db
+    .updateTable("users")
+    .set({ suspended_at: null, suspension_reason: null, suspended_until: null, updated_at: now })
+    .where("suspended_at", "is not", null)
+    .where("suspended_until", "is not", null)
+    .where("suspended_until", "<=", now);
+  if (userId !== undefined) query = query.where("id", "=", userId);
+  const result = await query.executeTakeFirst();
+  const lifted = Number(result.numUpdatedRows);
+  if (lifted > 0) deps.postScheduled?.(deps.clock());
+  return lifted;
+}
+
+/**
+ * Suspends `user` on `terms` (or restores them, `false`) in the caller's transaction (the caller
+ * has checked the actor is an admin and not `user`): the last active admin stays, a suspension
+ * ends the sessions, and it is logged, unless the caller logs it as something else (a report's
+ * decision: one action, one entry).
  */
 export async function setSuspendedIn(
   trx: Kysely<Database>,
   deps: Pick<CoreDeps, "clock">,
   actor: Actor,
   user: Pick<UsersTable, "id" | "username" | "is_admin">,
-  suspended: boolean,
+  terms: SuspensionTerms | false,
+  options: { audit: boolean } = { audit: true },
 ) {
-  if (suspended && user.is_admin === 1) await assertAnotherActiveAdmin(trx, user.id);
+  if (terms && user.is_admin === 1) await assertAnotherActiveAdmin(trx, user.id);
   const now = iso(deps.clock());
   await trx
     .updateTable("users")
-    .set({ suspended_at: suspended ? now : null, updated_at: now })
+    .set({
+      suspended_at: terms ? now : null,
+      suspension_reason: terms ? (terms.reason ?? null) : null,
+      suspended_until: terms && terms.until ? iso(terms.until) : null,
+      updated_at: now,
+    })
     .where("id", "=", user.id)
     .execute();
-  if (suspended) await revokeUserSessions(trx, user.id);
-  await recordAudit(trx, deps, actor, suspended ? "user.suspend" : "user.restore", {
+  if (terms) await revokeUserSessions(trx, user.id);
+  if (!options.audit) return;
+  await recordAudit(trx, deps, actor, terms ? "user.suspend" : "user.restore", {
     kind: "user",
     id: user.id,
     summary: user.username,

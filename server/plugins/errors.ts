@@ -20,8 +20,8 @@ export function registerErrorHandling(app: FastifyInstance) {
         void reply.header("retry-after", String(error.retryAfterSeconds));
       }
       const body = error.errors
-        ? { message: error.message, errors: error.errors }
-        : { message: error.message };
+        ? { message: error.message, ...error.details, errors: error.errors }
+        : { message: error.message, ...error.details };
       return reply.status(STATUS_OF[error.kind]).send(body);
     }
     if (isFastifyError(error) && error.code === "FST_REQ_FILE_TOO_LARGE") {

@@ -30,3 +30,12 @@ export function sessionCookie(token: string, secure: boolean) {
 export function clearedSessionCookie(secure: boolean) {
   return `${sessionCookieName(secure)}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
 }
+
+/** The signup proof's cookie (core/auth/signup-proof.ts): a day, as long as the mailed link. */
+export const SIGNUP_COOKIE = "signup";
+
+export const signupCookie = (proof: string, secure: boolean) =>
+  `${SIGNUP_COOKIE}=${encodeURIComponent(proof)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=86400${secure ? "; Secure" : ""}`;
+
+export const clearedSignupCookie = (secure: boolean) =>
+  `${SIGNUP_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;

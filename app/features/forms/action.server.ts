@@ -3,7 +3,13 @@ import { DomainError, STATUS_OF } from "../../../core/shared/errors.js";
 import type { LimitName } from "../../context.js";
 import type { ActionResult } from "./form-state.js";
 
-export type Failure = ActionResult & { ok: false; status: number; intent?: string };
+export type Failure = ActionResult & {
+  ok: false;
+  status: number;
+  intent?: string;
+  /** More facts of the refusal beside its message (a suspension's reason and end). */
+  details?: Readonly<Record<string, string | null>>;
+};
 
 /**
  * Runs a domain call for an action. A domain error becomes a failure the form shows (the server's
@@ -21,6 +27,7 @@ export async function attempt<T>(
         status: STATUS_OF[error.kind],
         message: error.message,
         errors: error.errors ?? {},
+        ...(error.details ? { details: error.details } : {}),
       };
     }
     throw error;

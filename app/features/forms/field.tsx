@@ -1,8 +1,11 @@
-import type {
-  InputHTMLAttributes,
-  ReactNode,
-  SelectHTMLAttributes,
-  TextareaHTMLAttributes,
+import {
+  useEffect,
+  useRef,
+  useState,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
 } from "react";
 
 interface Labelled {
@@ -13,22 +16,51 @@ interface Labelled {
   id?: string | undefined;
 }
 
+/**
+ * Whether the field was changed since its form was last sent: its message then no longer speaks
+ * about what it holds, and goes until the next submit says again.
+ */
+function useEditedSinceSubmit() {
+  const field = useRef<HTMLDivElement>(null);
+  const [edited, setEdited] = useState(false);
+  useEffect(() => {
+    const form = field.current?.closest("form");
+    if (!form) return;
+    const sent = () => {
+      setEdited(false);
+    };
+    form.addEventListener("submit", sent);
+    return () => {
+      form.removeEventListener("submit", sent);
+    };
+  }, []);
+  return {
+    ref: field,
+    edited,
+    onChange: () => {
+      setEdited(true);
+    },
+  };
+}
+
 /** The label, the control and its message, tied together for screen readers. */
 function FieldShell(props: Labelled & { control: (aria: ControlAria) => ReactNode }) {
   const id = props.id ?? `field-${props.name}`;
+  const { ref, edited, onChange } = useEditedSinceSubmit();
+  const error = edited ? undefined : props.error;
   const aria: ControlAria = {
     id,
     name: props.name,
-    "aria-invalid": props.error ? true : undefined,
-    "aria-describedby": props.error ? `${id}-error` : undefined,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? `${id}-error` : undefined,
   };
   return (
-    <div className="field">
+    <div className="field" ref={ref} onChange={props.error ? onChange : undefined}>
       <label htmlFor={id}>{props.label}</label>
       {props.control(aria)}
-      {props.error ? (
+      {error ? (
         <p id={`${id}-error`} className="field-error">
-          {props.error}
+          {error}
         </p>
       ) : null}
     </div>

@@ -1,6 +1,25 @@
 import { Link } from "react-router";
 import type { SiteInfo } from "../../context.js";
-import { GithubIcon, LinkedinIcon, MailIcon } from "../../ui/icons.js";
+import {
+  SOCIAL_NETWORK_NAMES,
+  SOCIAL_NETWORKS,
+  type SocialNetwork,
+} from "../../../contract/site-settings.js";
+import {
+  FacebookIcon,
+  GithubIcon,
+  LinkedinIcon,
+  MailIcon,
+  TwitterIcon,
+  type IconProps,
+} from "../../ui/icons.js";
+
+const ICONS: Record<SocialNetwork, (props: IconProps) => React.JSX.Element> = {
+  github: GithubIcon,
+  linkedin: LinkedinIcon,
+  x: TwitterIcon,
+  facebook: FacebookIcon,
+};
 
 export function Footer({ site }: { site: SiteInfo }) {
   return (
@@ -22,17 +41,20 @@ export function Footer({ site }: { site: SiteInfo }) {
             </li>
           </ul>
         </nav>
+        {/* The site's own profiles, as an admin set them in the site settings (none by default). */}
         <ul className="social-links" aria-label="Social links">
-          <li>
-            <a href="https://github.com/" aria-label="GitHub" rel="noopener noreferrer">
-              <GithubIcon />
-            </a>
-          </li>
-          <li>
-            <a href="https://www.linkedin.com/" aria-label="LinkedIn" rel="noopener noreferrer">
-              <LinkedinIcon />
-            </a>
-          </li>
+          {SOCIAL_NETWORKS.map((network) => {
+            const url = site.socialLinks[network];
+            if (!url) return null;
+            const Icon = ICONS[network];
+            return (
+              <li key={network}>
+                <a href={url} aria-label={SOCIAL_NETWORK_NAMES[network]} rel="noopener noreferrer me">
+                  <Icon />
+                </a>
+              </li>
+            );
+          })}
           <li>
             <a href={`mailto:${site.contactEmail}`} aria-label="E-mail">
               <MailIcon />

@@ -19,7 +19,7 @@ export function ReportMenu(props: {
   what: string;
 }) {
   const location = useLocation();
-  const fetcher = useFetcher<{ ok: boolean; message: string }>();
+  const fetcher = useFetcher<{ ok: boolean; message: string; status?: number }>();
   // Set once hydrated: the answer can then come back in place instead of by a redirect.
   const [inPlace, setInPlace] = useState(false);
   useEffect(() => {
@@ -28,33 +28,38 @@ export function ReportMenu(props: {
   const [[field, value] = ["", ""]] = Object.entries(props.target);
   // From what it reports, not useId: a menu may be a viewer's island (decision 021).
   const id = `report-${field}-${value}`;
+  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  // Sent (or sent before): the thanks stay, the form goes; there is nothing left to send.
+  const done = answer?.ok === true || answer?.status === 409;
   return (
-    <details className="report-menu">
-      <summary>Report</summary>
-      {fetcher.data && fetcher.state === "idle" ? (
-        <p role="status" className={fetcher.data.ok ? "notice" : "form-error"}>
-          {fetcher.data.message}
+    <details className={`report-menu${done ? " reported" : ""}`}>
+      <summary>{done ? "Reported" : "Report"}</summary>
+      {answer ? (
+        <p role="status" className={answer.ok ? "notice" : "form-error"}>
+          {answer.message}
         </p>
       ) : null}
-      <fetcher.Form method="post" action="/report" className="form report-form">
-        <input type="hidden" name={field} value={value} />
-        <input type="hidden" name="returnTo" value={location.pathname + location.search} />
-        {inPlace ? <input type="hidden" name="inPlace" value="1" /> : null}
-        <fieldset>
-          <legend>Why are you reporting this {props.what}?</legend>
-          {REPORT_REASONS.map((reason, index) => (
-            <label key={reason} className="radio-label">
-              <input type="radio" name="reason" value={reason} defaultChecked={index === 0} />{" "}
-              {REASON_LABELS[reason]}
-            </label>
-          ))}
-        </fieldset>
-        <label htmlFor={`${id}-note`}>Note (optional)</label>
-        <textarea id={`${id}-note`} name="note" rows={2} maxLength={REPORT_NOTE_MAX} />
-        <button type="submit" className="button button-small">
-          Send report
-        </button>
-      </fetcher.Form>
+      {done ? null : (
+        <fetcher.Form method="post" action="/report" className="form report-form">
+          <input type="hidden" name={field} value={value} />
+          <input type="hidden" name="returnTo" value={location.pathname + location.search} />
+          {inPlace ? <input type="hidden" name="inPlace" value="1" /> : null}
+          <fieldset>
+            <legend>Why are you reporting this {props.what}?</legend>
+            {REPORT_REASONS.map((reason) => (
+              <label key={reason} className="radio-label">
+                {/* Nothing chosen beforehand: a report says what the reporter chose. */}
+                <input type="radio" name="reason" value={reason} required /> {REASON_LABELS[reason]}
+              </label>
+            ))}
+          </fieldset>
+          <label htmlFor={`${id}-note`}>Note (optional)</label>
+          <textarea id={`${id}-note`} name="note" rows={2} maxLength={REPORT_NOTE_MAX} />
+          <button type="submit" className="button button-small">
+            Send report
+          </button>
+        </fetcher.Form>
+      )}
     </details>
   );
 }

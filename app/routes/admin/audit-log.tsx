@@ -4,7 +4,7 @@ import type { AuditAction } from "../../../db/schema.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
 import { Pager, pageParam } from "../../features/posts/pager.js";
 import { pageMeta } from "../../meta.js";
-import { shortDate } from "../../ui/format.js";
+import { dateTime } from "../../ui/format.js";
 import type { Route } from "./+types/audit-log";
 
 /** What each action reads as in the table. */
@@ -65,7 +65,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               {entries.map((entry) => (
                 <tr key={entry._id}>
                   <td>
-                    <time dateTime={entry.createdAt}>{shortDate(entry.createdAt)}</time>
+                    <time dateTime={entry.createdAt}>{dateTime(entry.createdAt)}</time>
                   </td>
                   <td>{entry.actor.username}</td>
                   <td>{ACTIONS[entry.action]}</td>

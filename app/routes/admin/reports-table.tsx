@@ -3,8 +3,9 @@ import { decideReport, listReports } from "../../../core/reports/reports-service
 import { PAGE_SIZE } from "../../../contract/limits.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
 import { attempt, fail, formFields } from "../../features/forms/action.server.js";
+import { SuspendForm, suspensionTermsOf } from "../../features/admin/suspend-form.js";
 import { pageMeta } from "../../meta.js";
-import { shortDate } from "../../ui/format.js";
+import { dateTime } from "../../ui/format.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/reports-table";
 
@@ -23,8 +24,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { actor } = requireAdmin(context);
-  const { id = "", action = "" } = await formFields(request);
-  const result = await attempt(() => decideReport(context.deps, actor, id, { action }));
+  const fields = await formFields(request);
+  const { id = "", action = "" } = fields;
+  const terms = action === "suspend" ? suspensionTermsOf(fields) : {};
+  const result = await attempt(() => decideReport(context.deps, actor, id, { action, ...terms }));
   return result.ok ? { ok: true, message: result.value.message, errors: {} } : fail(result);
 }
 
@@ -84,6 +87,7 @@ export default function ReportsTable({ loaderData }: Route.ComponentProps) {
             <thead>
               <tr>
                 <th scope="col">Reported</th>
+                <th scope="col">Author</th>
                 <th scope="col">By</th>
                 <th scope="col">Reports</th>
                 <th scope="col">Reasons</th>
@@ -97,6 +101,7 @@ export default function ReportsTable({ loaderData }: Route.ComponentProps) {
                     {group.target.kind}: <TargetLink target={group.target} />
                   </td>
                   <td>{group.target.user?.username ?? ""}</td>
+                  <td>{[...new Set(group.reports.map((report) => report.reporter.username))].join(", ")}</td>
                   <td>{group.count}</td>
                   <td>
                     <ul className="report-reasons">
@@ -115,7 +120,13 @@ export default function ReportsTable({ loaderData }: Route.ComponentProps) {
                         {group.target.kind === "user" ? null : (
                           <Decide group={group} action="remove" label="Remove" />
                         )}
-                        <Decide group={group} action="suspend" label="Suspend author" />
+                        {group.target.user ? (
+                          <SuspendForm
+                            username={group.target.user.username}
+                            label="Suspend author"
+                            fields={{ id: group._id, action: "suspend" }}
+                          />
+                        ) : null}
                       </div>
                     ) : (
                       <>
@@ -124,7 +135,7 @@ export default function ReportsTable({ loaderData }: Route.ComponentProps) {
                         {group.decidedAt ? (
                           <>
                             {" "}
-                            on <time dateTime={group.decidedAt}>{shortDate(group.decidedAt)}</time>
+                            on <time dateTime={group.decidedAt}>{dateTime(group.decidedAt)}</time>
                           </>
                         ) : null}
                       </>

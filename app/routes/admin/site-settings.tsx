@@ -5,7 +5,11 @@ import {
   SITE_PHONE_MAX,
   SITE_TITLE_MAX,
   SITE_WELCOME_MAX,
+  SOCIAL_NETWORK_NAMES,
+  SOCIAL_NETWORKS,
+  SOCIAL_URL_MAX,
   SiteSettingsSchema,
+  type SocialNetwork,
 } from "../../../contract/site-settings.js";
 import { updateSiteSettings } from "../../../core/site-settings/site-settings-service.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
@@ -23,10 +27,14 @@ const PATH = "/admin-dashboard/site-settings";
 
 type TextName = "title" | "welcome" | "contactPhone" | "contactEmail";
 
+/** The form's field for a network's link (one field each, sent as `socialLinks`). */
+const socialField = (network: SocialNetwork) => `social-${network}`;
+
 /** What a refused submit had in its fields, to show again. */
-const typedOf = (result: unknown): Partial<Record<TextName, string>> | undefined =>
+type Typed = Partial<Record<TextName, string>> & { socialLinks?: Record<string, string> };
+const typedOf = (result: unknown): Typed | undefined =>
   typeof result === "object" && result !== null && "typed" in result
-    ? (result.typed as Partial<Record<TextName, string>>)
+    ? (result.typed as Typed)
     : undefined;
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -39,9 +47,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const tooMany = await limited(context, "settings");
   if (tooMany) return tooMany;
   const { fields, image } = await imageForm(request);
+  const socialLinks = Object.fromEntries(
+    SOCIAL_NETWORKS.map((network) => [network, fields[socialField(network)] ?? ""]),
+  );
   const result = await attempt(() =>
     context.outsideRenderSlot(() =>
-      updateSiteSettings(context.deps, actor, fields, image, request.signal),
+      updateSiteSettings(context.deps, actor, { ...fields, socialLinks }, image, request.signal),
     ),
   );
   // Saved: a fresh page, whose header and footer already show the new values (without JavaScript
@@ -54,6 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     welcome: fields.welcome ?? "",
     contactPhone: fields.contactPhone ?? "",
     contactEmail: fields.contactEmail ?? "",
+    socialLinks,
   };
   return data({ ...result, typed }, { status: result.status });
 }
@@ -83,7 +95,7 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
         onSubmit={onSubmit}
         className="card form site-settings"
         // A saved form starts again from the stored values.
-        key={`${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}`}
+        key={`${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}|${JSON.stringify(site.socialLinks)}`}
       >
         <FormAlert result={result} />
         <Field
@@ -117,6 +129,21 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
           error={errors.contactEmail}
           defaultValue={value("contactEmail")}
         />
+        <fieldset className="fieldset">
+          <legend>Social links (footer)</legend>
+          {SOCIAL_NETWORKS.map((network) => (
+            <Field
+              key={network}
+              label={`${SOCIAL_NETWORK_NAMES[network]} address`}
+              name={socialField(network)}
+              type="url"
+              placeholder="https://"
+              maxLength={SOCIAL_URL_MAX}
+              error={errors[`socialLinks.${network}`]}
+              defaultValue={typed?.socialLinks?.[network] ?? site.socialLinks[network] ?? ""}
+            />
+          ))}
+        </fieldset>
         {site.logo ? (
           <div className="field">
             <p>Current logo</p>

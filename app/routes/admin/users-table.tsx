@@ -3,6 +3,7 @@ import { countUsers, listUsers } from "../../../core/users/users-service.js";
 import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
 import { pagingOf, tablePage } from "../../features/admin/paging.js";
+import { SuspendForm } from "../../features/admin/suspend-form.js";
 import { AdminTable } from "../../features/admin/table.js";
 import { pageMeta } from "../../meta.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
@@ -68,13 +69,21 @@ export default function UsersTable({ loaderData }: Route.ComponentProps) {
           {/* The admin's own account is neither suspended nor deleted from here. */}
           {user._id === loaderData.viewerId ? null : (
             <>
-              <Form method="post" className="inline-form">
-                <input type="hidden" name="kind" value={user.suspended ? "restore" : "suspend"} />
-                <input type="hidden" name="id" value={user._id} />
-                <button type="submit" className="button button-small button-ghost">
-                  {user.suspended ? "Restore" : "Suspend"}
-                </button>
-              </Form>
+              {user.suspended ? (
+                <Form method="post" className="inline-form">
+                  <input type="hidden" name="kind" value="restore" />
+                  <input type="hidden" name="id" value={user._id} />
+                  <button type="submit" className="button button-small button-ghost">
+                    Restore
+                  </button>
+                </Form>
+              ) : (
+                <SuspendForm
+                  username={user.username}
+                  label="Suspend"
+                  fields={{ kind: "suspend", id: user._id }}
+                />
+              )}
               <ConfirmDelete
                 what="user"
                 label="Delete User"
