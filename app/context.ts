@@ -34,7 +34,7 @@ export interface SiteInfo {
   contactEmail: string;
   welcome: string;
   /** The logo, or null for the default mark. */
-  logo: { url: string } | null;
+  logo: PublicSiteSettings["logo"];
   /** The footer's social links, only the networks that have one. */
   socialLinks: PublicSiteSettings["socialLinks"];
   publicUrl: string;

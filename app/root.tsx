@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import {
   data,
+  Form,
   isRouteErrorResponse,
   Link,
   Links,
@@ -90,14 +91,47 @@ function useSwipeToOpen(open: () => void) {
   }, [open]);
 }
 
+/** The scroll-to-top button's square (styles.css: 44 px, 1rem from the corner). */
+const SCROLL_TOP_SIZE = 44;
+const SCROLL_TOP_INSET = 16;
+
+/** Whether a link, button or field of the page lies under the scroll-to-top button's square. */
+function coversControl() {
+  const right = window.innerWidth - SCROLL_TOP_INSET;
+  const bottom = window.innerHeight - SCROLL_TOP_INSET;
+  const points = [
+    [right - SCROLL_TOP_SIZE / 2, bottom - SCROLL_TOP_SIZE / 2],
+    [right - 4, bottom - 4],
+    [right - SCROLL_TOP_SIZE + 4, bottom - SCROLL_TOP_SIZE + 4],
+    [right - SCROLL_TOP_SIZE + 4, bottom - 4],
+    [right - 4, bottom - SCROLL_TOP_SIZE + 4],
+  ] as const;
+  return points.some(([x, y]) =>
+    document
+      .elementsFromPoint(x, y)
+      .some(
+        (element) =>
+          !element.closest(".scroll-top, .toasts") &&
+          element.closest("a, button, summary, input, textarea, select, label") !== null,
+      ),
+  );
+}
+
 function ScrollToTop() {
   const [shown, setShown] = useState(false);
   useEffect(() => {
+    let frame = 0;
     const onScroll = () => {
-      setShown(window.scrollY > SCROLL_TOP_THRESHOLD);
+      cancelAnimationFrame(frame);
+      // Once a frame: shown past the threshold, unless it would sit on something to press (Share
+      // at the right edge of a phone): then it steps aside until that has scrolled on.
+      frame = requestAnimationFrame(() => {
+        setShown(window.scrollY > SCROLL_TOP_THRESHOLD && !coversControl());
+      });
     };
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => {
+      cancelAnimationFrame(frame);
       window.removeEventListener("scroll", onScroll);
     };
   }, []);
@@ -236,7 +270,10 @@ export function meta({ loaderData, error }: Route.MetaArgs) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    const missing: unknown = error.data;
+    return <NotFound post={missing === "post"} />;
+  }
   return (
     <section className="error-page">
       <h1>Something went wrong</h1>
@@ -246,16 +283,37 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   );
 }
 
-export function NotFound() {
+/** 404: where to go from here, with a search box; a post's says it may have been removed. */
+export function NotFound({ post = false }: { post?: boolean }) {
   return (
     <section className="error-page">
       <h1>Page Not Found</h1>
       <p className="error-code" aria-hidden="true">
         404
       </p>
-      <Link to="/" className="button">
-        Go to home page
-      </Link>
+      <p>
+        {post
+          ? "This post may have been removed by its author or a moderator, or its address was mistyped."
+          : "The address may be mistyped, or the page has moved."}{" "}
+        Search for it, or browse the latest posts.
+      </p>
+      <Form method="get" action="/search" role="search" className="search-page-form">
+        <label htmlFor="not-found-q" className="visually-hidden">
+          Search text
+        </label>
+        <input id="not-found-q" type="search" name="q" placeholder="Search posts" maxLength={200} />
+        <button type="submit" className="button">
+          Search
+        </button>
+      </Form>
+      <p>
+        <Link to="/posts" className="button button-ghost">
+          Latest posts
+        </Link>{" "}
+        <Link to="/" className="button">
+          Go to home page
+        </Link>
+      </p>
     </section>
   );
 }

@@ -215,8 +215,8 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
       photo_key: null,
       social_media: JSON.stringify([{ name: "github", url: `https://github.com/${username}` }]),
       suspended_at: null,
-    suspension_reason: null,
-    suspended_until: null,
+      suspension_reason: null,
+      suspended_until: null,
       created_at: created,
       updated_at: created,
     };
@@ -317,16 +317,47 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
   };
 }
 
+export const SEED_USAGE = `Usage: npm run seed:demo -- [options]
+
+Fills the database named by DATABASE_URL (or the SQLite file in DATA_DIR) with demo content:
+members who sign in with the password ${DEMO_PASSWORD}, categories, posts, likes and
+comments. It adds to what is there; nothing is removed.
+
+Options (whole numbers):
+  --users N        members to add (default 30)
+  --categories N   categories to add (default 8)
+  --posts N        posts to add (default 120)
+  --likes N        likes (default 600)
+  --comments N     comments (default 400)
+  -h, --help       this text
+`;
+
+function seedOptions() {
+  try {
+    return parseArgs({
+      options: {
+        users: { type: "string", default: "30" },
+        categories: { type: "string", default: "8" },
+        posts: { type: "string", default: "120" },
+        likes: { type: "string", default: "600" },
+        comments: { type: "string", default: "400" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(
+      `${error instanceof Error ? error.message : String(error)}\n\n${SEED_USAGE}`,
+    );
+    process.exit(2);
+  }
+}
+
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      users: { type: "string", default: "30" },
-      categories: { type: "string", default: "8" },
-      posts: { type: "string", default: "120" },
-      likes: { type: "string", default: "600" },
-      comments: { type: "string", default: "400" },
-    },
-  });
+  const values = seedOptions();
+  if (values.help) {
+    process.stdout.write(SEED_USAGE);
+    return;
+  }
   const sizes: SeedSizes = {
     users: Number(values.users),
     categories: Number(values.categories),

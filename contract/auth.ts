@@ -7,6 +7,10 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const STRONG_PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[!+@#$%^&*]).{8,}$/;
 export const USERNAME_PATTERN = /^[a-zA-Z0-9]+$/;
 
+/** The rules of a new password, shown with the field before anything is typed (issue 33). */
+export const PASSWORD_HINT =
+  "At least 8 characters, with an uppercase and a lowercase letter, a number and one of ! + @ # $ % ^ & *";
+
 export const messages = {
   emailRequired: "Email is required",
   emailInvalid: "Invalid email address",

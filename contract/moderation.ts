@@ -6,6 +6,7 @@ export const SUSPENSION_REASON_MAX = 500;
 
 export const moderationMessages = {
   suspendedRequired: "suspended must be true or false",
+  reasonInvalid: "Reason must be text",
   reasonTooLong: `Reason must be at most ${String(SUSPENSION_REASON_MAX)} characters long`,
   untilInvalid: "End must be a date and time such as 2026-12-01T00:00:00Z",
   untilPast: "End must be in the future",
@@ -19,7 +20,7 @@ const m = moderationMessages;
  */
 export const suspensionTerms = {
   reason: z
-    .string({ error: m.reasonTooLong })
+    .string({ error: m.reasonInvalid })
     .trim()
     .max(SUSPENSION_REASON_MAX, m.reasonTooLong)
     .transform((reason) => (reason === "" ? undefined : reason))

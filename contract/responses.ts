@@ -295,7 +295,14 @@ export const SiteSettingsSchema = named(
     welcome: z.string(),
     contactPhone: z.string(),
     contactEmail: z.string(),
-    logo: ImageSchema.nullable().describe("null: the default mark"),
+    logo: z
+      .object({
+        url: z.string(),
+        width: z.number().int().optional(),
+        height: z.number().int().optional(),
+      })
+      .nullable()
+      .describe("null: the default mark; width and height in pixels once known"),
     socialLinks: z
       .object({
         github: z.string().optional(),

@@ -115,7 +115,7 @@ export interface PublicSiteSettings {
   contactPhone: string;
   contactEmail: string;
   /** The logo (400 px wide WebP), or null for the default mark. */
-  logo: { url: string } | null;
+  logo: { url: string; width?: number; height?: number } | null;
   /** The footer's social links: only the networks that have one. */
   socialLinks: Partial<Record<SocialNetwork, string>>;
 }

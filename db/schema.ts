@@ -212,6 +212,9 @@ export interface SiteSettingsTable {
   logo_key: string | null;
   /** JSON object of social network → URL, shown in the footer ('{}' for none). */
   social_links: Generated<string>;
+  /** The logo's size in pixels (null: saved before sizes were kept). */
+  logo_width: number | null;
+  logo_height: number | null;
   updated_at: string;
 }
 

@@ -466,7 +466,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   siteSettingsRoutes(server, deps, siteSettings);
   searchRoutes(server, deps);
   userSettingsRoutes(server, deps);
-  openApiRoutes(server, apiRoutes, config);
+  openApiRoutes(server, apiRoutes, config, siteSettings);
 
   return { server, deps, database, apiRoutes };
 }

@@ -4,7 +4,7 @@ import {
   sweepUnusedBodyImages,
   UNUSED_BODY_IMAGE_MS,
 } from "../core/media/sweep.js";
-import { liftEndedSuspensions } from "../core/users/suspension.js";
+import { liftEndedSuspensions } from "../core/users/suspension-end.js";
 import { StartupRefusal } from "../core/users/bootstrap-admin.js";
 import type { AdminCredentials } from "../core/users/bootstrap-admin.js";
 import { buildApp, type App } from "./app.js";

@@ -4,7 +4,11 @@ import { authMessages, findUserByEmail, login } from "../../core/auth/auth-servi
 import { signupProof } from "../../core/auth/signup-proof.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
 import { returnPath } from "../features/auth/return-path.js";
-import { sessionCookie, signupCookie } from "../features/auth/session-cookie.server.js";
+import {
+  sessionCookie,
+  signupCookie,
+  withSetCookies,
+} from "../features/auth/session-cookie.server.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
@@ -43,6 +47,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
+/** The session or signup-proof cookie the loader or action set (see withSetCookies). */
+export const headers: Route.HeadersFunction = withSetCookies;
+
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, {
     title: "Login",
@@ -54,7 +61,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const { errors, onSubmit } = useClientValidation(LoginSchema, result?.errors);
-  useToastOn(result && "notice" in result ? undefined : result);
+  useToastOn(result);
   const suspension = result && "details" in result ? result.details : undefined;
   return (
     <section className="form-page">

@@ -137,7 +137,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") {
-      throw data(null, { status: 404 });
+      // The 404 page then says the post may have been removed.
+      throw data("post", { status: 404 });
     }
     throw error;
   }
@@ -216,7 +217,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           {post.category}
         </Link>
         <h1>{post.title}</h1>
-        <Byline user={post.user} date={post.publishedAt ?? post.createdAt} photoSize={32}>
+        <Byline user={post.user} date={post.publishedAt ?? post.createdAt} photoSize={32} withTime>
           <span>{post.readingMinutes} min read</span>
           <span>
             <CommentIcon /> {post.commentsCount} {post.commentsCount === 1 ? "comment" : "comments"}

@@ -223,7 +223,6 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             </Link>
             <PhotoUpload result={result} />
             <EditProfile profile={profile} result={result} key={profile.username + profile.bio} />
-            <DeleteProfile />
           </div>
         ) : (
           <ReportMenu target={{ userId: profile._id }} what="user" />
@@ -260,6 +259,16 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         )}
         <Pager page={page} pages={pages} path={tabPath(tab)} />
       </section>
+      {/* Apart from the everyday actions, at the end, where nobody presses it on the way. */}
+      {isOwner ? (
+        <section aria-labelledby="danger-zone" className="danger-zone">
+          <h2 id="danger-zone" className="section-title">
+            Delete account
+          </h2>
+          <p className="muted">Your posts, comments and likes go with it. This cannot be undone.</p>
+          <DeleteProfile />
+        </section>
+      ) : null}
     </>
   );
 }

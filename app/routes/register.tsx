@@ -1,5 +1,5 @@
 import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
-import { RegisterSchema } from "../../contract/auth.js";
+import { PASSWORD_HINT, RegisterSchema } from "../../contract/auth.js";
 import { findUserByEmail, register } from "../../core/auth/auth-service.js";
 import { signupProof } from "../../core/auth/signup-proof.js";
 import { signupCookie } from "../features/auth/session-cookie.server.js";
@@ -27,7 +27,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   // This browser may finish signing up by opening the mailed link (no second login).
   const user = await findUserByEmail(context.deps, fields.email ?? "");
   const headers = user
-    ? { "Set-Cookie": signupCookie(await signupProof(context.deps.db, user.id), context.secureCookies) }
+    ? {
+        "Set-Cookie": signupCookie(
+          await signupProof(context.deps.db, user.id),
+          context.secureCookies,
+        ),
+      }
     : undefined;
   return redirect("/email-sent", { headers });
 }
@@ -57,6 +62,7 @@ export default function Register() {
           type="password"
           autoComplete="new-password"
           error={errors.password}
+          hint={PASSWORD_HINT}
         />
         <button type="submit" className="button" disabled={busy}>
           Register

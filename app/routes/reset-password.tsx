@@ -1,5 +1,5 @@
 import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
-import { ResetPasswordSchema } from "../../contract/auth.js";
+import { PASSWORD_HINT, ResetPasswordSchema } from "../../contract/auth.js";
 import { checkPasswordResetLink, resetPassword } from "../../core/auth/auth-service.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { flashCookie } from "../features/flash.server.js";
@@ -56,6 +56,7 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
             type="password"
             autoComplete="new-password"
             error={errors.password}
+            hint={PASSWORD_HINT}
           />
           <button type="submit" className="button" disabled={busy}>
             Update Password

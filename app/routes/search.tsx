@@ -1,6 +1,5 @@
 import { data, Form } from "react-router";
 import { PAGE_SIZE, SEARCH_MATCHES_MAX, SEARCH_MAX } from "../../contract/limits.js";
-import { searchMessages } from "../../contract/search.js";
 import { searchPosts, type SearchResults } from "../../core/search/search-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
@@ -81,16 +80,19 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           name="q"
           defaultValue={q}
           maxLength={SEARCH_MAX}
-          placeholder="Words, “an exact phrase”, -leave-out"
+          placeholder="Search posts"
+          aria-describedby="search-page-hint"
           key={q}
         />
         <button type="submit" className="button">
           Search
         </button>
       </Form>
-      {outcome.kind === "ask" ? (
-        <p>{searchMessages.required}: type a word or two to look for.</p>
-      ) : null}
+      {/* How to search, said before anyone has typed (not as a refusal), and kept in view. */}
+      <p id="search-page-hint" className="muted">
+        Type a word or two. Put “an exact phrase” in quotes, and a minus before a word to leave it
+        out (-word).
+      </p>
       {outcome.kind === "refused" ? (
         <p className="form-error" role="alert">
           {outcome.message}

@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { Link, redirect } from "react-router";
 import { verifyEmail } from "../../core/auth/auth-service.js";
 import { createSession } from "../../core/auth/sessions.js";
 import { isSignupProof } from "../../core/auth/signup-proof.js";
@@ -9,6 +9,7 @@ import {
   SIGNUP_COOKIE,
 } from "../features/auth/session-cookie.server.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
+import { flashCookie } from "../features/flash.server.js";
 import { attempt } from "../features/forms/action.server.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/verify-email";
@@ -31,29 +32,23 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     !viewer &&
     proof !== undefined &&
     (await isSignupProof(context.deps.db, params.userId, proof));
-  const token = signIn
-    ? await createSession(context.deps.db, params.userId, context.deps.clock())
-    : undefined;
-  const headers = new Headers();
-  if (token) {
+  if (signIn) {
+    // Signed in where they signed up: on to their profile, signed in, told it worked (the page's
+    // header is made with the request's own cookies, so a page here would still say Login).
+    const token = await createSession(context.deps.db, params.userId, context.deps.clock());
+    const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(token, context.secureCookies));
     headers.append("Set-Cookie", clearedSignupCookie(context.secureCookies));
+    headers.append("Set-Cookie", flashCookie(`${result.value.message}. Welcome!`));
+    throw redirect(`/profile/${params.userId}`, { headers });
   }
-  return data(
-    {
-      site: context.site,
-      verified: result.ok,
-      signedIn: token !== undefined,
-      // "Invalid Link" says it all, but for an address someone else took meanwhile.
-      problem: !result.ok && result.status !== 400 ? result.message : undefined,
-      profilePath: viewer
-        ? `/profile/${viewer.user._id}`
-        : token
-          ? `/profile/${params.userId}`
-          : undefined,
-    },
-    { headers },
-  );
+  return {
+    site: context.site,
+    verified: result.ok,
+    // "Invalid Link" says it all, but for an address someone else took meanwhile.
+    problem: !result.ok && result.status !== 400 ? result.message : undefined,
+    profilePath: viewer ? `/profile/${viewer.user._id}` : undefined,
+  };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [
@@ -66,14 +61,11 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 ];
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
-  const { verified, problem, profilePath, signedIn } = loaderData;
+  const { verified, problem, profilePath } = loaderData;
   return (
     <section className="notice-page">
       {verified ? (
-        <>
-          <h1>Your email address has been successfully verified</h1>
-          {signedIn ? <p>Welcome! You are logged in.</p> : null}
-        </>
+        <h1>Your email address has been successfully verified</h1>
       ) : (
         <h1>{problem ?? "Invalid Link"}</h1>
       )}

@@ -12,7 +12,8 @@ import { useLocation } from "react-router";
 /** SPEC.md 9: toasts top right, closing by themselves after 5000 ms. */
 const TOAST_MS = 5000;
 
-type Kind = "success" | "error";
+/** info: a refusal that is the next step rather than a mistake (log in before verifying). */
+type Kind = "success" | "error" | "info";
 interface Toast {
   id: number;
   kind: Kind;
@@ -83,10 +84,13 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** Shows a server answer's message once, when a new one arrives. */
-export function useToastOn(result: { message?: string; ok?: boolean } | undefined) {
+/** Shows a server answer's message once, when a new one arrives (a `notice` as information). */
+export function useToastOn(
+  result: { message?: string; ok?: boolean; notice?: string } | undefined,
+) {
   const toast = useToast();
   useEffect(() => {
-    if (result?.message) toast(result.ok ? "success" : "error", result.message);
+    if (result?.notice) toast("info", result.notice);
+    else if (result?.message) toast(result.ok ? "success" : "error", result.message);
   }, [result, toast]);
 }

@@ -16,7 +16,7 @@ import { presentSignedIn } from "../users/presenters.js";
 import { DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
 import { conflict, forbidden, invalid, unavailable } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
-import { liftEndedSuspensions } from "../users/suspension.js";
+import { liftEndedSuspensions } from "../users/suspension-end.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
 import { hashPassword, verifyPassword } from "./passwords.js";

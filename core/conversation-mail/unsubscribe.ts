@@ -37,7 +37,9 @@ export const unsubscribeToken = (db: Kysely<Database>, userId: string) =>
  * (`unsubscribe:`, `signup:`), so a value made for one is never valid for another.
  */
 export async function siteHmac(db: Kysely<Database>, text: string) {
-  return createHmac("sha256", await unsubscribeKey(db)).update(text).digest("base64url");
+  return createHmac("sha256", await unsubscribeKey(db))
+    .update(text)
+    .digest("base64url");
 }
 
 async function isValidToken(db: Kysely<Database>, userId: string, token: string) {

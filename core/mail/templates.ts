@@ -66,7 +66,12 @@ export function suspensionMail(
   to: string,
   username: string,
   site: string,
-  terms: { reason?: string | undefined; until?: string | undefined; contact?: string | undefined; link: string },
+  terms: {
+    reason?: string | undefined;
+    until?: string | undefined;
+    contact?: string | undefined;
+    link: string;
+  },
 ): MailMessage {
   const lines = [
     `Hello ${username}, an admin of ${site} suspended your account: you cannot sign in while it lasts. What you wrote stays on the site.`,
@@ -74,9 +79,7 @@ export function suspensionMail(
     terms.until
       ? `The suspension ends on ${terms.until.slice(0, 10)} at ${terms.until.slice(11, 16)} UTC; you can sign in again from then.`
       : "The suspension lasts until an admin lifts it.",
-    terms.contact
-      ? `To answer, write to ${terms.contact}.`
-      : "To answer, reply to this mail.",
+    terms.contact ? `To answer, write to ${terms.contact}.` : "To answer, reply to this mail.",
   ];
   const text = `${lines.join("\n\n")}\n\n${terms.link}\n`;
   const html = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("");

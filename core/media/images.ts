@@ -179,6 +179,18 @@ export async function storeImage(
   return putImage(storage, await encodeImage(bytes, signal));
 }
 
+/** As `storeImage`, with the stored picture's size (its largest width) beside its key. */
+export async function storeSizedImage(
+  storage: Storage,
+  bytes: Buffer,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<{ key: string; width: number; height: number }> {
+  if (bytes.length > maxBytes) throw tooLarge();
+  const encoded = await encodeImage(bytes, signal);
+  return { key: await putImage(storage, encoded), width: encoded.width, height: encoded.height };
+}
+
 export const imageUrl = (storage: Storage, imageKey: string, variant: ImageVariant = "lg") =>
   storage.url(variantKey(imageKey, variant));
 

@@ -13,7 +13,7 @@ import type { Selectable } from "kysely";
 import type { SiteSettingsTable } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
-import { discardImages, imageUrl, storeImage } from "../media/images.js";
+import { discardImages, imageUrl, storeSizedImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
 import { validate } from "../shared/validate.js";
@@ -28,11 +28,12 @@ export interface SiteSettings {
   contactPhone: string;
   contactEmail: string;
   logoKey: string | null;
+  logoSize: { width: number; height: number } | null;
   socialLinks: Partial<Record<SocialNetwork, string>>;
 }
 
 /** What a site shows before an admin first saves its settings: the SITE_* variables. */
-export type SiteSettingsDefaults = Omit<SiteSettings, "logoKey" | "socialLinks">;
+export type SiteSettingsDefaults = Omit<SiteSettings, "logoKey" | "logoSize" | "socialLinks">;
 
 /** The stored links, the networks known today only, blank ones left out. */
 function linksOf(json: string): Partial<Record<SocialNetwork, string>> {
@@ -57,6 +58,8 @@ const fromRow = (row: Selectable<SiteSettingsTable>): SiteSettings => ({
   contactPhone: row.contact_phone,
   contactEmail: row.contact_email,
   logoKey: row.logo_key,
+  logoSize:
+    row.logo_width && row.logo_height ? { width: row.logo_width, height: row.logo_height } : null,
   socialLinks: linksOf(row.social_links),
 });
 
@@ -70,7 +73,7 @@ export async function readSiteSettings(
     .selectAll()
     .where("id", "=", ROW_ID)
     .executeTakeFirst();
-  return row ? fromRow(row) : { ...defaults, logoKey: null, socialLinks: {} };
+  return row ? fromRow(row) : { ...defaults, logoKey: null, logoSize: null, socialLinks: {} };
 }
 
 export const presentSiteSettings = (
@@ -81,7 +84,12 @@ export const presentSiteSettings = (
   welcome: settings.welcome,
   contactPhone: settings.contactPhone,
   contactEmail: settings.contactEmail,
-  logo: settings.logoKey ? { url: imageUrl(deps.storage, settings.logoKey, "sm") } : null,
+  logo: settings.logoKey
+    ? {
+        url: imageUrl(deps.storage, settings.logoKey, "sm"),
+        ...(settings.logoSize ?? {}),
+      }
+    : null,
   socialLinks: settings.socialLinks,
 });
 
@@ -100,16 +108,17 @@ export async function updateSiteSettings(
 ): Promise<{ settings: PublicSiteSettings; message: string }> {
   assertAdmin(actor);
   const values: SiteSettingsInput = validate(SiteSettingsSchema, input);
-  const newLogoKey = logo
-    ? await storeImage(deps.storage, logo, SITE_LOGO_MAX_BYTES, signal)
+  const newLogo = logo
+    ? await storeSizedImage(deps.storage, logo, SITE_LOGO_MAX_BYTES, signal)
     : undefined;
+  const newLogoKey = newLogo?.key;
   let outcome: { saved: SiteSettings; replaced: string | null };
   try {
     outcome = await changingContent(deps, () =>
       deps.db.transaction().execute(async (trx) => {
         const current = await trx
           .selectFrom("site_settings")
-          .select(["logo_key", "social_links"])
+          .select(["logo_key", "logo_width", "logo_height", "social_links"])
           .where("id", "=", ROW_ID)
           .executeTakeFirst();
         const currentKey = current?.logo_key ?? null;
@@ -123,6 +132,8 @@ export async function updateSiteSettings(
           contact_phone: values.contactPhone,
           contact_email: values.contactEmail,
           logo_key: logoKey,
+          logo_width: newLogo ? newLogo.width : logoKey ? (current?.logo_width ?? null) : null,
+          logo_height: newLogo ? newLogo.height : logoKey ? (current?.logo_height ?? null) : null,
           social_links: JSON.stringify(links),
           updated_at: iso(deps.clock()),
         };

@@ -105,25 +105,6 @@ export async function tellSuspended(
 }
 
 /**
- * Lifts the suspensions whose end has come (all of them, or `userId`'s only), as an admin's
- * restore would, but logged as nobody's action. Answers how many were lifted.
- */
-export async function liftEndedSuspensions(deps: CoreDeps, userId?: string) {
-  const now = iso(deps.clock());
-  let query = deps.db
-    .updateTable("users")
-    .set({ suspended_at: null, suspension_reason: null, suspended_until: null, updated_at: now })
-    .where("suspended_at", "is not", null)
-    .where("suspended_until", "is not", null)
-    .where("suspended_until", "<=", now);
-  if (userId !== undefined) query = query.where("id", "=", userId);
-  const result = await query.executeTakeFirst();
-  const lifted = Number(result.numUpdatedRows);
-  if (lifted > 0) deps.postScheduled?.(deps.clock());
-  return lifted;
-}
-
-/**
  * Suspends `user` on `terms` (or restores them, `false`) in the caller's transaction (the caller
  * has checked the actor is an admin and not `user`): the last active admin stays, a suspension
  * ends the sessions, and it is logged, unless the caller logs it as something else (a report's

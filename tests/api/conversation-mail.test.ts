@@ -86,8 +86,11 @@ async function outbox(): Promise<Mail[]> {
   );
 }
 
+/** Conversation mail to `user` (not the notice of a suspension, which is not conversation mail). */
 const mailsTo = async (user: TestUser) =>
-  (await outbox()).filter((mail) => mail.to.includes(user.email));
+  (await outbox()).filter(
+    (mail) => mail.to.includes(user.email) && !mail.subject.includes("account is suspended"),
+  );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

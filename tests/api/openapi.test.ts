@@ -632,7 +632,11 @@ describe("GET /api/docs", () => {
     expect(csp).toContain("script-src 'self';");
     expect(csp).toContain("style-src 'self';");
     expect(csp).not.toContain("unsafe");
-    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    // The way back to the site (the site's own page, not a file of the reference).
+    expect(page.text).toContain('<a href="/">← Back to ');
+    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map((match) => match[1])
+      .filter((source) => source !== "/");
     expect(sources.length).toBeGreaterThanOrEqual(4);
     for (const source of sources) {
       // Paths of this origin only: nothing from a CDN.
@@ -646,5 +650,31 @@ describe("GET /api/docs", () => {
       }
     }
     expect((await api.get("/api/docs/assets/0.0.0/swagger-ui-bundle.js")).status).toBe(404);
+  });
+
+  it("wears the reader's theme and the site's current title (issue 33)", async () => {
+    const plain = await api.get("/api/docs");
+    expect(plain.text).toContain('<html lang="en">');
+    expect(plain.text).toContain('content="light dark"');
+    for (const theme of ["dark", "light"]) {
+      const themed = await api.get("/api/docs", { headers: { cookie: `theme=${theme}` } });
+      expect(themed.text).toContain(`<html lang="en" data-theme="${theme}">`);
+      expect(themed.headers.get("vary")).toMatch(/cookie/i);
+    }
+    const saved = await api.put(
+      "/api/admin/settings",
+      {
+        title: "Docs <Title>",
+        welcome: "Hello",
+        contactPhone: "+1 555 0100",
+        contactEmail: "docs@example.com",
+      },
+      // The file's admin signed out in an earlier test: a new session.
+      { token: (await signInAdmin(server, api)).token },
+    );
+    expect(saved.status, saved.text).toBe(200);
+    const titled = await api.get("/api/docs");
+    expect(titled.text).toContain("<title>API reference - Docs &#60;Title&#62;</title>");
+    expect(titled.text).toContain('<a href="/">← Back to Docs &#60;Title&#62;</a>');
   });
 });

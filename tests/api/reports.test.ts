@@ -326,10 +326,8 @@ describe("PUT /api/reports/:id", () => {
               ["post.delete", winner.id],
               ["report.remove", winner.id],
             ]
-          : [
-              ["report.suspend", winner.id],
-              ["user.suspend", winner.id],
-            ]
+          : // A suspension by a report's decision is that decision's one entry (issue 33).
+            [["report.suspend", winner.id]]
         ).sort(),
       );
       const closed = await queue(admin.token, "?status=closed");

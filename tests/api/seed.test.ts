@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD, seedDemo } from "../../bench/seed.js";
 import { client, type Client } from "../support/http.js";
@@ -13,6 +14,25 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("npm run seed:demo", () => {
+  const seed = (...args: string[]) =>
+    spawnSync(process.execPath, ["--import", "tsx", "bench/seed.ts", ...args], {
+      encoding: "utf8",
+      env: { ...process.env, DATA_DIR: "/nonexistent-on-purpose" },
+    });
+
+  it("refuses an unknown option with its usage (exit 2), and --help prints the usage", () => {
+    const unknown = seed("--nope");
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--nope'");
+    expect(unknown.stderr).toContain("Usage: npm run seed:demo -- [options]");
+    for (const flag of ["--help", "-h"]) {
+      const help = seed(flag);
+      expect(help.status, help.stderr).toBe(0);
+      expect(help.stdout).toContain("--comments N");
+      expect(help.stdout).toContain(DEMO_PASSWORD);
+    }
+  });
+
   it("fills the database with content the API serves", async () => {
     const made = await seedDemo(server.app.deps.db, server.app.deps.storage, {
       users: 5,

@@ -29,7 +29,8 @@ interface Settings {
   welcome: string;
   contactPhone: string;
   contactEmail: string;
-  logo: { url: string } | null;
+  logo: { url: string; width?: number; height?: number } | null;
+  socialLinks: Record<string, string>;
 }
 
 beforeAll(async () => {
@@ -68,7 +69,7 @@ describe("GET /api/settings", () => {
   it("answers anyone with the SITE_* values until an admin saves settings", async () => {
     const reply = await settings();
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ ...FIRST, logo: null });
+    expect(reply.body).toEqual({ ...FIRST, logo: null, socialLinks: {} });
     expect(await storedRows()).toBe(0);
   });
 });
@@ -113,6 +114,26 @@ describe("PUT /api/admin/settings", () => {
     ],
     ["contactEmail", { contactEmail: 42 }, "Contact e-mail is required"],
     [
+      "socialLinks",
+      { socialLinks: "github.com/me" },
+      "Social links must be an object of github, linkedin, x, facebook to web addresses",
+    ],
+    [
+      "socialLinks.github",
+      { socialLinks: { github: "javascript:alert(1)" } },
+      "Must be a web address starting with https:// or http://",
+    ],
+    [
+      "socialLinks.x",
+      { socialLinks: { x: "x.com/someone" } },
+      "Must be a web address starting with https:// or http://",
+    ],
+    [
+      "socialLinks.facebook",
+      { socialLinks: { facebook: `https://facebook.com/${"a".repeat(2000)}` } },
+      "Must be a web address starting with https:// or http://",
+    ],
+    [
       "contactEmail",
       { contactEmail: "not-an-address" },
       "Contact e-mail must be an e-mail address",
@@ -151,10 +172,10 @@ describe("PUT /api/admin/settings", () => {
     const reply = await save(VALID, admin.token);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
-      settings: { ...VALID, logo: null },
+      settings: { ...VALID, logo: null, socialLinks: {} },
       message: "Site settings saved",
     });
-    expect((await settings()).body).toEqual({ ...VALID, logo: null });
+    expect((await settings()).body).toEqual({ ...VALID, logo: null, socialLinks: {} });
 
     const rss = await page("/rss.xml");
     expect(rss).toContain(`<title>${VALID.title}</title>`);
@@ -180,6 +201,8 @@ describe("PUT /api/admin/settings", () => {
     expect(first.status).toBe(200);
     const firstLogo = (first.body as { settings: Settings }).settings.logo;
     expect(firstLogo?.url).toMatch(/\/uploads\/images\/[^/]+\/sm\.webp$/);
+    // Its size, so the header can hold its place before it loads.
+    expect(firstLogo).toMatchObject({ width: 300, height: 100 });
     const served = await fetchServed(server, firstLogo?.url ?? "");
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/webp");
@@ -197,12 +220,50 @@ describe("PUT /api/admin/settings", () => {
     );
     const secondLogo = (second.body as { settings: Settings }).settings.logo;
     expect(secondLogo?.url).not.toBe(firstLogo?.url);
+    expect(secondLogo).toMatchObject({ width: 200, height: 200 });
     expect(await filesOfImage(server, firstLogo?.url ?? "")).toEqual([]);
     expect((await filesOfImage(server, secondLogo?.url ?? "")).length).toBeGreaterThan(0);
 
     const removed = await save({ ...VALID, removeLogo: true }, admin.token);
     expect(removed.body.settings.logo).toBeNull();
     expect(await filesOfImage(server, secondLogo?.url ?? "")).toEqual([]);
+  });
+});
+
+describe("social links (issue 33)", () => {
+  it("are saved, kept by a save that leaves them out, cleared one by one, and taken as JSON text in multipart", async () => {
+    const links = { github: "https://github.com/inkwell", x: "https://x.com/inkwell" };
+    const saved = await save({ ...VALID, socialLinks: { ...links, linkedin: "  " } }, admin.token);
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.settings.socialLinks).toEqual(links);
+    expect((await settings()).body.socialLinks).toEqual(links);
+
+    // A client that predates them (SPEC's fields only) changes nothing.
+    expect((await save(VALID, admin.token)).body.settings.socialLinks).toEqual(links);
+    const cleared = await save({ ...VALID, socialLinks: { ...links, x: "" } }, admin.token);
+    expect(cleared.body.settings.socialLinks).toEqual({ github: links.github });
+
+    const multipart = await api.form<{ settings: Settings }>(
+      "PUT",
+      "/api/admin/settings",
+      {
+        fields: {
+          ...VALID,
+          socialLinks: JSON.stringify({ facebook: "https://facebook.com/inkwell" }),
+        },
+      },
+      { token: admin.token },
+    );
+    expect(multipart.status, multipart.text).toBe(200);
+    expect(multipart.body.settings.socialLinks).toEqual({
+      facebook: "https://facebook.com/inkwell",
+    });
+    // Networks not known are not kept.
+    const unknown = await save(
+      { ...VALID, socialLinks: { myspace: "https://myspace.com/x" } },
+      admin.token,
+    );
+    expect(unknown.body.settings.socialLinks).toEqual({});
   });
 });
 

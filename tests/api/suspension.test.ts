@@ -153,7 +153,11 @@ describe("PUT /api/users/suspend/:id", () => {
       password: target.password,
     });
     expect(login.status).toBe(403);
-    expect(login.body).toEqual({ message: "This account is suspended" });
+    expect(login.body).toEqual({
+      message: "This account is suspended",
+      reason: null,
+      suspendedUntil: null,
+    });
     // A wrong password says nothing about the suspension.
     const guess = await api.post("/api/auth/login", { email: target.email, password: "Wrong-1!" });
     expect(guess.status).toBe(400);

@@ -81,12 +81,16 @@ describe("signing up, verifying, logging in and out", () => {
 
     const link = await mailedLink(server.dataDir, email, "verify");
     await page.goto(link.pathname);
-    await shows(
-      page.getByRole("heading", { name: "Your email address has been successfully verified" }),
-    );
+    // Opened in the browser that signed up: signed in at once (issue 33), no second login, on
+    // their profile with the verification's message. (Another browser: member-polish.test.ts.)
+    await page.waitForURL("**/profile/**");
+    await shows(page.getByText("Your email address has been successfully verified. Welcome!"));
+    await shows(page.locator(".user-menu summary", { hasText: name }));
     await expectAccessible(page);
-    await page.getByRole("link", { name: "Go To Login" }).click();
-    await page.waitForURL("**/login");
+    await page.locator(".user-menu summary").click();
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.goto("/login");
 
     await logIn(page, email, "Wrong!pass1");
     await shows(page.getByRole("status").getByText("Invalid email or password"));

@@ -32,6 +32,8 @@ interface Window {
     overflowX: string;
     backgroundColor: string;
     lineHeight: string;
+    listStyleType: string;
+    borderTopWidth: string;
   };
 }
 
@@ -122,4 +124,27 @@ export const textLefts = (locator: Locator) =>
       range.selectNodeContents(element);
       return Math.round(range.getBoundingClientRect().left);
     }),
+  );
+
+/** How a control is drawn: its list marker (none for a summary styled as a button) and border. */
+export const controlLook = (locator: Locator) =>
+  locator.evaluate((node) => {
+    const element = node as unknown as Element;
+    const style = element.ownerDocument.defaultView?.getComputedStyle(element);
+    return { marker: style?.listStyleType, border: style?.borderTopWidth };
+  });
+
+/** For each element: "ok" when it lies within the screen's width and is at most `maxHeight` high. */
+export const withinScreen = (locator: Locator, maxHeight: number) =>
+  locator.evaluateAll(
+    (nodes, limit) =>
+      nodes.map((node) => {
+        const element = node as unknown as Element;
+        const box = element.getBoundingClientRect();
+        const width = element.ownerDocument.defaultView?.innerWidth ?? 0;
+        return box.left >= 0 && box.right <= width && box.height <= limit
+          ? "ok"
+          : `${(element.textContent ?? "").trim()}: ${JSON.stringify(box)}`;
+      }),
+    maxHeight,
   );

@@ -93,10 +93,10 @@ describe("a member page from its shell", () => {
       const writers = await page(path, as(writer));
       const admins = await page(path, as(admin));
 
-      expect(readers.html).toContain(`<span>${reader.username}</span>`);
-      expect(readers.html).not.toContain(`<span>${writer.username}</span>`);
-      expect(writers.html).toContain(`<span>${writer.username}</span>`);
-      expect(writers.html).not.toContain(`<span>${reader.username}</span>`);
+      expect(readers.html).toContain(`<span class="user-menu-name">${reader.username}</span>`);
+      expect(readers.html).not.toContain(`<span class="user-menu-name">${writer.username}</span>`);
+      expect(writers.html).toContain(`<span class="user-menu-name">${writer.username}</span>`);
+      expect(writers.html).not.toContain(`<span class="user-menu-name">${reader.username}</span>`);
 
       expect(saveButtonOf(readers.html, post.title)).toBe("true");
       expect(saveButtonOf(writers.html, post.title)).toBe("false");

@@ -13,6 +13,7 @@ import {
   shows,
   signIn,
 } from "./browser.js";
+import { withinScreen } from "./measure.js";
 
 /** Conversations and moderation (DESIGN.md 9), as members and an admin go through them. */
 let server: TestServer;
@@ -109,14 +110,28 @@ describe("suspension", () => {
     await memberSite.page.goto(`/posts/details/${post._id}`);
     await shows(memberSite.page.getByLabel("Your comment"));
 
-    const adminSite = await openSite(browser, server.config.publicUrl);
+    // On a phone (issue 33): the users table is a list of cards there, nothing cut or broken.
+    const adminSite = await openSite(browser, server.config.publicUrl, { phone: true });
     await signIn(adminSite, server.config.publicUrl, admin.token);
     await adminSite.page.goto("/admin-dashboard/users-table");
     const row = adminSite.page.getByRole("row").filter({ hasText: "troll" });
-    await row.getByRole("button", { name: "Suspend" }).click();
+    await shows(row);
+    // Each name, address and control inside the screen, on one line (not a letter a line).
+    const measured = await withinScreen(
+      row.locator("td :is(a, button, summary):visible, td .table-user, td:nth-child(3)"),
+      60,
+    );
+    expect(measured.filter((verdict) => verdict !== "ok")).toEqual([]);
+    expect(measured.length).toBeGreaterThanOrEqual(5);
+    // Suspending asks first, for the reason the member is told and when it ends.
+    await row.getByText("Suspend", { exact: true }).click();
+    await row.getByLabel("Reason (shown to troll)").fill("Insults under three posts");
+    await row.getByLabel("Ends on (optional; UTC)").fill("2099-01-31");
+    await expectAccessible(adminSite.page);
+    await row.getByRole("button", { name: "Suspend troll" }).click();
     await shows(adminSite.page.getByText("User has been suspended"));
     await shows(row.getByRole("button", { name: "Restore" }));
-    await shows(row.getByText("Suspended"));
+    await shows(row.getByText("Suspended", { exact: true }));
     await expectAccessible(adminSite.page);
 
     // The open page's comment form no longer writes: the session is gone.
@@ -127,6 +142,11 @@ describe("suspension", () => {
     await memberSite.page.getByLabel("Password", { exact: true }).fill(member.password);
     await memberSite.page.getByRole("button", { name: "Login" }).click();
     await shows(memberSite.page.getByText("This account is suspended"));
+    // Why, until when, and whom to write to.
+    await shows(memberSite.page.getByText("Insults under three posts"));
+    await shows(memberSite.page.getByText("Sat Jan 31 2099, 00:00 UTC"));
+    await shows(memberSite.page.getByRole("link", { name: "hello@example.com" }));
+    await expectAccessible(memberSite.page);
     const comments = await api.get<{ comments: unknown[] }>(`/api/posts/${post._id}`);
     expect(comments.body.comments).toEqual([]);
 
@@ -138,9 +158,12 @@ describe("suspension", () => {
     // Both decisions are in the audit log, with who made them.
     await adminSite.page.getByRole("link", { name: "Audit log" }).click();
     const log = adminSite.page.getByRole("table");
-    await shows(
-      log.getByRole("row").filter({ hasText: "Suspended user" }).filter({ hasText: "troll" }),
-    );
+    const suspended = log.getByRole("row").filter({ hasText: "Suspended user" }).filter({
+      hasText: "troll",
+    });
+    await shows(suspended);
+    // With the time of day.
+    expect(await suspended.locator("time").textContent()).toMatch(/, \d\d:\d\d UTC$/);
     await shows(
       log.getByRole("row").filter({ hasText: "Restored user" }).filter({ hasText: admin.username }),
     );
@@ -179,16 +202,25 @@ describe("reports", () => {
     await shows(fine.getByText("Thank you, your report was received"));
     const spam = comment("Buy cheap levada tours here");
     await spam.getByText("Report", { exact: true }).click();
+    // Nothing is chosen for the reporter: sending without a reason sends nothing.
+    expect(await spam.getByRole("radio", { checked: true }).count()).toBe(0);
+    await spam.getByRole("button", { name: "Send report" }).click();
+    expect(await spam.locator('input[name="reason"]:invalid').count()).toBe(3);
+    await spam.getByLabel("Spam").check();
     await spam.getByRole("button", { name: "Send report" }).click();
     await shows(spam.getByText("Thank you, your report was received"));
+    // Sent: the thanks stay, the form goes.
+    await shows(spam.getByText("Reported", { exact: true }));
+    expect(await spam.getByRole("button", { name: "Send report" }).count()).toBe(0);
     expect(documents).toHaveLength(1);
 
     // A user, from the Report menu of their profile.
     await page.getByRole("link", { name: "writer" }).first().click();
     await page.waitForURL(`**/profile/${writer.id}`);
+    // The user's menu, before and after (its form, legend and all, goes once the report is sent).
     const profile = page
       .locator(".report-menu")
-      .filter({ hasText: "Why are you reporting this user?" });
+      .filter({ hasText: /Why are you reporting this user\?|Thank you, your report was received/ });
     await profile.getByText("Report", { exact: true }).click();
     await profile.getByLabel("Harassment").check();
     await profile.getByRole("button", { name: "Send report" }).click();
@@ -230,6 +262,7 @@ describe("reports", () => {
     await site.page.goto(`/posts/details/${post._id}`);
     const likes = site.page.getByRole("region", { name: "Likes" });
     await likes.getByText("Report", { exact: true }).click();
+    await likes.getByLabel("Spam").check();
     await likes.getByRole("button", { name: "Send report" }).click();
     await site.page.waitForURL(`**/posts/details/${post._id}`);
     // The message comes back with the page, shown where scripts do not run (Playwright's text
@@ -272,17 +305,22 @@ describe("reports", () => {
     await memberSite.page.goto(`/posts/details/${post._id}`);
     const likes = memberSite.page.getByRole("region", { name: "Likes" });
     await likes.getByText("Report", { exact: true }).click();
+    await likes.getByLabel("Harassment").check();
     await likes.getByRole("button", { name: "Send report" }).click();
     await shows(likes.getByText("Thank you, your report was received"));
-    // Twice is refused.
-    await likes.getByRole("button", { name: "Send report" }).click();
-    await shows(likes.getByText("You have already reported this"));
+    // Nothing to press twice.
+    expect(await likes.getByRole("button", { name: "Send report" }).count()).toBe(0);
 
     const adminSite = await openSite(browser, server.config.publicUrl);
     await signIn(adminSite, server.config.publicUrl, admin.token);
     await adminSite.page.goto("/admin-dashboard/reports-table");
     const row = adminSite.page.getByRole("row").filter({ hasText: "Cheap flights!!!" });
-    await row.getByRole("button", { name: "Suspend author" }).click();
+    // "By" names who reported it; the author has a column of their own.
+    await shows(row.locator('td[data-label="By"]').getByText(reader.username, { exact: true }));
+    await shows(row.locator('td[data-label="Author"]').getByText(spammer.username));
+    await row.getByText("Suspend author", { exact: true }).click();
+    await row.getByLabel(`Reason (shown to ${spammer.username})`).fill("Advertising");
+    await row.getByRole("button", { name: `Suspend ${spammer.username}` }).click();
     await shows(adminSite.page.getByText("Author suspended"));
 
     const spammerSite = await openSite(browser, server.config.publicUrl);
@@ -295,12 +333,14 @@ describe("reports", () => {
     await adminSite.page.getByRole("link", { name: "Audit log" }).click();
     const log = adminSite.page.getByRole("table");
     await shows(log.getByRole("row").filter({ hasText: "Suspended reported author" }));
-    await shows(
-      log
+    // One decision, one entry (not a second "Suspended user" for the same act).
+    expect(
+      await log
         .getByRole("row")
         .filter({ hasText: "Suspended user" })
-        .filter({ hasText: spammer.username }),
-    );
+        .filter({ hasText: spammer.username })
+        .count(),
+    ).toBe(0);
     for (const site of [memberSite, adminSite, spammerSite]) {
       expectNoProblems(site);
       await site.context.close();

@@ -38,6 +38,8 @@ export function suspensionTermsOf(fields: Record<string, string>) {
   const until = fields.until?.trim() ?? "";
   return {
     reason: fields.reason ?? "",
-    ...(until === "" ? {} : { until: /^\d{4}-\d{2}-\d{2}$/.test(until) ? `${until}T00:00:00Z` : until }),
+    ...(until === ""
+      ? {}
+      : { until: /^\d{4}-\d{2}-\d{2}$/.test(until) ? `${until}T00:00:00Z` : until }),
   };
 }

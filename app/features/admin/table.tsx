@@ -36,11 +36,13 @@ export function AdminTable<Row>(props: {
             <tbody>
               {props.rows.map((row, index) => (
                 <tr key={props.rowKey(row)}>
-                  <td>{first + index}</td>
+                  <td data-label="Count">{first + index}</td>
                   {props.cells(row).map((cell, cellIndex) => (
-                    <td key={cellIndex}>{cell}</td>
+                    <td key={cellIndex} data-label={props.columns[cellIndex]}>
+                      {cell}
+                    </td>
                   ))}
-                  <td>
+                  <td data-label="Action">
                     <div className="row-actions">{props.actions(row)}</div>
                   </td>
                 </tr>

@@ -39,3 +39,19 @@ export const signupCookie = (proof: string, secure: boolean) =>
 
 export const clearedSignupCookie = (secure: boolean) =>
   `${SIGNUP_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+
+/**
+ * A route's `headers`: the cookies its loader or action set (a sign-in by a verification link,
+ * the signup proof), with the root's headers. Each cookie is appended: several may be set at once.
+ */
+export function withSetCookies(args: {
+  loaderHeaders: Headers;
+  actionHeaders: Headers;
+  parentHeaders: Headers;
+}) {
+  const merged = new Headers(args.parentHeaders);
+  for (const own of [args.loaderHeaders, args.actionHeaders]) {
+    for (const cookie of own.getSetCookie()) merged.append("Set-Cookie", cookie);
+  }
+  return merged;
+}

@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { CommentCreateSchema } from "../../../contract/content.js";
 import type { CommentThread } from "../../../core/comments/threads.js";
-import { shortDate } from "../../ui/format.js";
+import { dateTime } from "../../ui/format.js";
 import { TextAreaField } from "../forms/field.js";
 import { useClientValidation } from "../forms/form-state.js";
 import type { Result } from "../posts/post-interactions.js";
@@ -84,7 +84,7 @@ function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing 
         <Link to={`/profile/${comment.user._id}`} className="comment-author">
           {comment.userName}
         </Link>
-        <time dateTime={comment.createdAt}>{shortDate(comment.createdAt)}</time>
+        <time dateTime={comment.createdAt}>{dateTime(comment.createdAt)}</time>
         {viewing.ownTools(comment)}
       </div>
       <p>

@@ -14,6 +14,8 @@ interface Labelled {
   error?: string | undefined;
   /** Defaults to `field-{name}`; set it where one page has two forms with the same field. */
   id?: string | undefined;
+  /** What the field takes, shown from the start (a password's rules). */
+  hint?: string | undefined;
 }
 
 /**
@@ -48,16 +50,24 @@ function FieldShell(props: Labelled & { control: (aria: ControlAria) => ReactNod
   const id = props.id ?? `field-${props.name}`;
   const { ref, edited, onChange } = useEditedSinceSubmit();
   const error = edited ? undefined : props.error;
+  const described = [props.hint ? `${id}-hint` : "", error ? `${id}-error` : ""]
+    .filter(Boolean)
+    .join(" ");
   const aria: ControlAria = {
     id,
     name: props.name,
     "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? `${id}-error` : undefined,
+    "aria-describedby": described === "" ? undefined : described,
   };
   return (
     <div className="field" ref={ref} onChange={props.error ? onChange : undefined}>
       <label htmlFor={id}>{props.label}</label>
       {props.control(aria)}
+      {props.hint ? (
+        <p id={`${id}-hint`} className="field-hint">
+          {props.hint}
+        </p>
+      ) : null}
       {error ? (
         <p id={`${id}-error`} className="field-error">
           {error}
@@ -79,6 +89,7 @@ export function Field({
   name,
   error,
   id,
+  hint,
   ...input
 }: Labelled & InputHTMLAttributes<HTMLInputElement>) {
   return (
@@ -87,6 +98,7 @@ export function Field({
       name={name}
       error={error}
       id={id}
+      hint={hint}
       control={(aria) => <input {...aria} {...input} />}
     />
   );

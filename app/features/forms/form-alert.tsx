@@ -5,6 +5,8 @@ import type { ActionResult } from "./form-state.js";
  */
 export function FormAlert({ result }: { result: ActionResult | undefined }) {
   if (!result || result.ok || !result.message) return null;
+  // Said already under the field it is about: once on the page is enough.
+  if (Object.values(result.errors ?? {}).includes(result.message)) return null;
   return (
     <p role="alert" className="form-error">
       {result.message}

@@ -49,7 +49,11 @@ export function Footer({ site }: { site: SiteInfo }) {
             const Icon = ICONS[network];
             return (
               <li key={network}>
-                <a href={url} aria-label={SOCIAL_NETWORK_NAMES[network]} rel="noopener noreferrer me">
+                <a
+                  href={url}
+                  aria-label={SOCIAL_NETWORK_NAMES[network]}
+                  rel="noopener noreferrer me"
+                >
                   <Icon />
                 </a>
               </li>

@@ -87,11 +87,22 @@ export function Header(props: {
         </Link>
         <Link to="/" className="brand">
           {site.logo ? (
-            <img src={site.logo.url} alt="" className="brand-logo" height={32} />
+            <img
+              src={site.logo.url}
+              alt=""
+              className="brand-logo"
+              height={32}
+              // Sized before it loads (Lighthouse's unsized image): its width at 32 px high.
+              width={
+                site.logo.width && site.logo.height
+                  ? Math.max(1, Math.round((32 * site.logo.width) / site.logo.height))
+                  : undefined
+              }
+            />
           ) : (
             <BlogIcon />
           )}{" "}
-          {site.title}
+          <span className="brand-title">{site.title}</span>
         </Link>
         <nav aria-label="Main" className="main-nav">
           <ul>
@@ -129,6 +140,12 @@ export function Header(props: {
                       <NavLink to="/admin-dashboard">Admin Dashboard</NavLink>
                     </li>
                   </>
+                ) : account ? (
+                  // Every member writes (SPEC.md 1): SPEC's Create link stays the admin's, so
+                  // members get their own, where they look for it (issue 33).
+                  <li>
+                    <NavLink to="/posts/create-post">Write</NavLink>
+                  </li>
                 ) : null
               }
             </Island>
@@ -168,7 +185,7 @@ export function Header(props: {
                       className="avatar"
                       loading="lazy"
                     />
-                    <span>{user.username}</span>
+                    <span className="user-menu-name">{user.username}</span>
                   </summary>
                   <ul className="dropdown-menu dropdown-menu-end">
                     <li>
@@ -246,10 +263,21 @@ export function MenuLinks(props: {
           </li>
         </>
       ) : null}
+      {user && !user.isAdmin ? (
+        <li>
+          <Link to="/posts/create-post">Write</Link>
+        </li>
+      ) : null}
       {user ? (
         <>
           <li>
             <Link to={`/profile/${user._id}`}>Profile</Link>
+          </li>
+          <li>
+            <Link to="/reading-list">Reading list</Link>
+          </li>
+          <li>
+            <Link to="/notifications">Notifications</Link>
           </li>
           <li>
             <Link to="/settings">Settings</Link>

@@ -1,12 +1,14 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { shortDate } from "../../ui/format.js";
+import { dateTime, shortDate } from "../../ui/format.js";
 
 /** Author photo, 'By' and the author's name (to the profile), the date, and what follows. */
 export function Byline(props: {
   user: { _id: string; username: string; profilePhoto: { url: string } };
   date: string;
   photoSize?: number;
+  /** The post's own page gives the time of day too; cards keep SPEC's short date. */
+  withTime?: boolean;
   children?: ReactNode;
 }) {
   const size = String(props.photoSize ?? 28);
@@ -23,7 +25,9 @@ export function Byline(props: {
       <span>
         By <Link to={`/profile/${props.user._id}`}>{props.user.username}</Link>
       </span>
-      <time dateTime={props.date}>{shortDate(props.date)}</time>
+      <time dateTime={props.date}>
+        {props.withTime ? dateTime(props.date) : shortDate(props.date)}
+      </time>
       {props.children}
     </div>
   );

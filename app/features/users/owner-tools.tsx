@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { PASSWORD_HINT } from "../../../contract/auth.js";
 import { Form, useNavigation } from "react-router";
 import { PROFILE_PHOTO_MAX_BYTES, SOCIAL_LINKS_MAX } from "../../../contract/limits.js";
 import { profileUpdateSchema, SOCIAL_NETWORKS } from "../../../contract/users.js";
@@ -105,6 +106,7 @@ export function EditProfile({ profile, result }: { profile: Profile; result: Res
             type="password"
             autoComplete="new-password"
             error={errors.password}
+            hint={PASSWORD_HINT}
           />
           <Field
             label="Current Password (to change e-mail or password)"

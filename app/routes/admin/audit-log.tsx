@@ -64,12 +64,12 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry._id}>
-                  <td>
+                  <td data-label="When">
                     <time dateTime={entry.createdAt}>{dateTime(entry.createdAt)}</time>
                   </td>
-                  <td>{entry.actor.username}</td>
-                  <td>{ACTIONS[entry.action]}</td>
-                  <td>{entry.target.summary}</td>
+                  <td data-label="Who">{entry.actor.username}</td>
+                  <td data-label="What">{ACTIONS[entry.action]}</td>
+                  <td data-label="Target">{entry.target.summary}</td>
                 </tr>
               ))}
             </tbody>

@@ -97,13 +97,17 @@ export default function ReportsTable({ loaderData }: Route.ComponentProps) {
             <tbody>
               {groups.map((group) => (
                 <tr key={group._id}>
-                  <td>
+                  <td data-label="Reported">
                     {group.target.kind}: <TargetLink target={group.target} />
                   </td>
-                  <td>{group.target.user?.username ?? ""}</td>
-                  <td>{[...new Set(group.reports.map((report) => report.reporter.username))].join(", ")}</td>
-                  <td>{group.count}</td>
-                  <td>
+                  <td data-label="Author">{group.target.user?.username ?? ""}</td>
+                  <td data-label="By">
+                    {[...new Set(group.reports.map((report) => report.reporter.username))].join(
+                      ", ",
+                    )}
+                  </td>
+                  <td data-label="Reports">{group.count}</td>
+                  <td data-label="Reasons">
                     <ul className="report-reasons">
                       {group.reports.map((report) => (
                         <li key={report._id}>
@@ -113,7 +117,7 @@ export default function ReportsTable({ loaderData }: Route.ComponentProps) {
                       ))}
                     </ul>
                   </td>
-                  <td>
+                  <td data-label={status === "open" ? "Action" : "Decision"}>
                     {status === "open" ? (
                       <div className="row-actions">
                         <Decide group={group} action="dismiss" label="Dismiss" />

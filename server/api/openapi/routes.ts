@@ -5,7 +5,10 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { OpenApiDocumentSchema } from "../../../contract/responses.js";
 import { imageOrigins, type Config } from "../../config.js";
+import { THEME_COOKIE, themeOf, type Theme } from "../../../app/features/theme/theme.js";
+import { readCookie } from "../../../app/features/auth/session-cookie.server.js";
 import { pageCsp } from "../../web/site.js";
+import type { SiteSettingsReader } from "../../web/site-settings.js";
 import { buildOpenApiDocument, undocumentedRoutes, type ApiRoute } from "./document.js";
 import { documented } from "./route-docs.js";
 
@@ -43,6 +46,20 @@ const STYLES = `.swagger-ui .opblock.opblock-get .opblock-summary-method { backg
 .swagger-ui .btn.authorize svg { fill: #17754a; }
 .swagger-ui .json-schema-2020-12-expand-deep-button { color: #4f4f4f; }
 .swagger-ui .parameter__in, .swagger-ui .parameter__deprecated { color: #555555; }
+body { margin: 0; }
+.docs-bar { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; align-items: center; padding: 0.75rem 1.25rem; background: #0f172a; color: #f8fafc; font: 16px/1.4 system-ui, sans-serif; }
+.docs-bar a { color: #f8fafc; font-weight: 600; }
+.docs-bar span { color: #cbd5e1; }
+/* The site's dark theme (its cookie, or the system's setting without one): the viewer has none
+   of its own, so its light colours are turned around, and pictures turned back. */
+:root[data-theme="dark"] body { background: #0b0f19; }
+:root[data-theme="dark"] #reference { filter: invert(0.92) hue-rotate(180deg); }
+:root[data-theme="dark"] #reference img { filter: invert(1) hue-rotate(180deg); }
+@media (prefers-color-scheme: dark) {
+  :root:not([data-theme]) body { background: #0b0f19; }
+  :root:not([data-theme]) #reference { filter: invert(0.92) hue-rotate(180deg); }
+  :root:not([data-theme]) #reference img { filter: invert(1) hue-rotate(180deg); }
+}
 `;
 
 /** Named by their content, so they may be kept as long as the viewer's files. */
@@ -54,18 +71,22 @@ const STYLES_FILE = contentName(STYLES, "css");
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`);
 
-function docsPage(title: string) {
+/** The page, in the reader's theme (the site's cookie), under the site's current title. */
+function docsPage(title: string, theme: Theme) {
+  const themed = theme === "system" ? "" : ` data-theme="${theme}"`;
   return `<!doctype html>
-<html lang="en">
+<html lang="en"${themed}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="${theme === "system" ? "light dark" : theme}">
 <title>API reference - ${escapeHtml(title)}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
 <link rel="stylesheet" href="${STYLES_FILE}">
 </head>
 <body>
+<header class="docs-bar"><a href="/">← Back to ${escapeHtml(title)}</a><span>API reference</span></header>
 <div id="reference"><noscript><p>The interactive reference needs JavaScript. The document itself: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></noscript></div>
 <script src="${ASSETS}/swagger-ui-bundle.js"></script>
 <script src="${INIT_FILE}"></script>
@@ -80,7 +101,12 @@ const hidden = documented({ hidden: "the API reference's own page and files" });
  * `GET /api/openapi.json`, made once from the route table on first request (every route is
  * registered by then), and `/api/docs`, the interactive reference, from this origin alone.
  */
-export function openApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[], config: Config) {
+export function openApiRoutes(
+  app: FastifyInstance,
+  routes: readonly ApiRoute[],
+  config: Config,
+  siteSettings: SiteSettingsReader,
+) {
   app.addHook("onReady", (done) => {
     const missing = undocumentedRoutes(routes);
     if (missing.length > 0) {
@@ -116,14 +142,16 @@ export function openApiRoutes(app: FastifyInstance, routes: readonly ApiRoute[],
 
   // The site's own policy (no inline script or style, nothing from elsewhere).
   const csp = pageCsp([], config.publicUrl, imageOrigins(config));
-  const page = docsPage(config.site.title);
-  app.get("/api/docs", hidden, (_request, reply) =>
-    reply
+  app.get("/api/docs", hidden, async (request, reply) => {
+    const theme = themeOf(readCookie(request.headers.cookie, THEME_COOKIE));
+    const { title } = await siteSettings();
+    return reply
       .type("text/html; charset=utf-8")
       .header("content-security-policy", csp)
       .header("cache-control", "no-cache")
-      .send(page),
-  );
+      .header("vary", "cookie")
+      .send(docsPage(title, theme));
+  });
 
   const files = new Map<string, Promise<Buffer>>();
   const longLived = "public, max-age=31536000, immutable";
