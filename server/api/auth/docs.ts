@@ -26,7 +26,9 @@ export const authDocs = {
     response: { status: 200, description: "Signed in", schema: SignedInSchema },
     errors: {
       400: "Invalid input, or a wrong e-mail or password",
-      403: "The account is not verified yet (the mail is sent again) or is suspended",
+      403:
+        "The account is not verified yet (the mail is sent again) or is suspended (then with " +
+        "`reason` and `suspendedUntil`, each null when not given)",
       429: "Too many attempts from this address or on this account",
       503: "The verification mail could not be sent",
     },

@@ -33,7 +33,8 @@ export const reportDocs = {
     summary: "Decide a report",
     description:
       "Closes every open report of the same target: `dismiss`, `remove` the post or comment, or " +
-      "`suspend` its author.",
+      "`suspend` its author (with the `reason` and `until` of `PUT /api/users/suspend/{id}`, " +
+      "logged once, as the report's decision).",
     access: "admin",
     params: { id: "A report's id" },
     body: ReportDecisionSchema,

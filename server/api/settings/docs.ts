@@ -8,7 +8,7 @@ import { imageForm, type RouteDocs } from "../openapi/route-docs.js";
 /** The API reference's entries for server/api/settings/routes.ts. */
 export const siteSettingsDocs = {
   read: {
-    summary: "Read the site's title, welcome text, contacts and logo",
+    summary: "Read the site's title, welcome text, contacts, logo and social links",
     tag: "settings",
     access: "anyone",
     response: { status: 200, description: "The site's settings", schema: SiteSettingsAnswer },
@@ -17,7 +17,9 @@ export const siteSettingsDocs = {
     summary: "Change the site's settings",
     description:
       "JSON, or a multipart form with the same fields and an optional `image`: the new logo. " +
-      "`removeLogo` goes back to the default mark. Every page shows the change at once.",
+      "`removeLogo` goes back to the default mark. `socialLinks` (an object of github, linkedin, " +
+      "x and facebook to web addresses; JSON text in a multipart form) replaces the footer's " +
+      "links, a blank one removed; left out, they stay. Every page shows the change at once.",
     tag: "settings",
     access: "admin",
     body: SiteSettingsSchema,

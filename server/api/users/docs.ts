@@ -77,7 +77,10 @@ export const userDocs = {
   suspend: {
     summary: "Suspend or restore an account",
     description:
-      'A suspended account\'s sessions end and its sign-in answers 403 "This account is suspended".',
+      'A suspended account\'s sessions end and its sign-in answers 403 "This account is suspended" ' +
+      "with `reason` and `suspendedUntil` (null when not given). A suspension may carry a `reason` " +
+      "(shown to the member, at most 500 characters) and `until` (an ISO time to come), after " +
+      "which it lifts by itself; the member is mailed both. A restore clears them.",
     access: "admin",
     params: userId,
     body: SuspendSchema,
