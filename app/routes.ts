@@ -25,6 +25,7 @@ export default [
   route("theme", "routes/theme.tsx"),
   route("email-sent", "routes/email-sent.tsx"),
   route("api/auth/:userId/verify/:token", "routes/verify-email.tsx"),
+  route("email-verified", "routes/email-verified.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password/:userId/:token", "routes/reset-password.tsx"),
   route("password-reset-successfully", "routes/password-reset-successfully.tsx"),

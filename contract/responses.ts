@@ -28,6 +28,19 @@ export const ErrorSchema = named(
   z.object({ message: z.string().describe("What went wrong, in words a person can read") }),
 );
 
+/** A sign-in refused for a suspension: SPEC's message and the suspension's terms (issue 33). */
+export const SuspendedErrorSchema = named(
+  "SuspendedError",
+  z.object({
+    message: z.string().describe('"This account is suspended"'),
+    reason: z.string().nullable().describe("What the admin told the member; null: none given"),
+    suspendedUntil: z
+      .string()
+      .nullable()
+      .describe("When it lifts by itself (ISO 8601); null: until an admin restores it"),
+  }),
+);
+
 export const ValidationErrorSchema = named(
   "ValidationError",
   z.object({

@@ -34,7 +34,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     // the new link went to.
     if (result.status === 403 && result.message === authMessages.registered) {
       const user = await findUserByEmail(context.deps, fields.email ?? "");
-      const proof = user ? await signupProof(context.deps.db, user.id) : undefined;
+      const proof = user
+        ? await signupProof(context.deps.db, user.id, context.deps.clock())
+        : undefined;
       return data(
         { ok: false, notice: result.message, sentTo: fields.email ?? "", errors: {} },
         proof ? { headers: { "Set-Cookie": signupCookie(proof, context.secureCookies) } } : {},

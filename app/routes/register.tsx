@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = user
     ? {
         "Set-Cookie": signupCookie(
-          await signupProof(context.deps.db, user.id),
+          await signupProof(context.deps.db, user.id, context.deps.clock()),
           context.secureCookies,
         ),
       }

@@ -1,15 +1,15 @@
 import { Link, redirect } from "react-router";
 import { verifyEmail } from "../../core/auth/auth-service.js";
 import { createSession } from "../../core/auth/sessions.js";
+import { liftEndedSuspensions } from "../../core/users/suspension-end.js";
 import { isSignupProof } from "../../core/auth/signup-proof.js";
 import {
   clearedSignupCookie,
   readCookie,
   sessionCookie,
-  SIGNUP_COOKIE,
+  signupCookieName,
 } from "../features/auth/session-cookie.server.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
-import { flashCookie } from "../features/flash.server.js";
 import { attempt } from "../features/forms/action.server.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/verify-email";
@@ -25,22 +25,22 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const kinds = viewer ? (["email-change"] as const) : undefined;
   const result = await attempt(() => verifyEmail(context.deps, params.userId, params.token, kinds));
   if (!result.ok && result.status === 400) requireVisitor(context);
-  // Opened in the browser that signed up: signed in at once (the proof cookie says it is that one).
-  const proof = readCookie(request.headers.get("cookie"), SIGNUP_COOKIE);
+  // Opened in the browser that signed up: signed in at once (the proof cookie says it is that one),
+  // unless the account is suspended, and shown SPEC's page on /email-verified.
+  const proof = readCookie(request.headers.get("cookie"), signupCookieName(context.secureCookies));
   const signIn =
     result.ok &&
     !viewer &&
     proof !== undefined &&
-    (await isSignupProof(context.deps.db, params.userId, proof));
+    (await isSignupProof(context.deps.db, params.userId, proof, context.deps.clock())) &&
+    (await mayStillSignIn(context.deps, params.userId));
   if (signIn) {
-    // Signed in where they signed up: on to their profile, signed in, told it worked (the page's
-    // header is made with the request's own cookies, so a page here would still say Login).
+    // On to a page of its own: this one's header was made before the session existed.
     const token = await createSession(context.deps.db, params.userId, context.deps.clock());
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(token, context.secureCookies));
     headers.append("Set-Cookie", clearedSignupCookie(context.secureCookies));
-    headers.append("Set-Cookie", flashCookie(`${result.value.message}. Welcome!`));
-    throw redirect(`/profile/${params.userId}`, { headers });
+    throw redirect("/email-verified", { headers });
   }
   return {
     site: context.site,
@@ -49,6 +49,17 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     problem: !result.ok && result.status !== 400 ? result.message : undefined,
     profilePath: viewer ? `/profile/${viewer.user._id}` : undefined,
   };
+}
+
+/** Whether the account is not suspended (an ended suspension is lifted first, as at sign-in). */
+async function mayStillSignIn(deps: Route.LoaderArgs["context"]["deps"], userId: string) {
+  await liftEndedSuspensions(deps, userId);
+  const user = await deps.db
+    .selectFrom("users")
+    .select("suspended_at")
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return user !== undefined && user.suspended_at === null;
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [

@@ -18,6 +18,8 @@ interface Toast {
   id: number;
   kind: Kind;
   text: string;
+  /** The page it was said on. */
+  path: string;
 }
 
 /** Exported for islands (features/viewer), which carry it into their own renders. */
@@ -34,24 +36,19 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
   const dismiss = useCallback((id: number) => {
     setToasts((current) => current.filter((toast) => toast.id !== id));
   }, []);
-  // A refusal is about the page it was made on: going elsewhere takes it away.
+  // A refusal is about the page it was made on: going elsewhere takes it away (it is kept with
+  // that page's path and shown there only).
   const { pathname } = useLocation();
-  useEffect(() => {
-    setToasts((current) =>
-      current.some((toast) => toast.kind === "error")
-        ? current.filter((toast) => toast.kind !== "error")
-        : current,
-    );
-  }, [pathname]);
   const show = useCallback(
     (kind: Kind, text: string) => {
       next.current += 1;
       const id = next.current;
       // The same message again (a second wrong password) replaces the first, not stacks on it.
       setToasts((current) =>
-        [...current.filter((toast) => toast.text !== text), { id, kind, text }].slice(
-          -TOASTS_SHOWN,
-        ),
+        [
+          ...current.filter((toast) => toast.text !== text),
+          { id, kind, text, path: window.location.pathname },
+        ].slice(-TOASTS_SHOWN),
       );
       setTimeout(() => {
         dismiss(id);
@@ -64,21 +61,23 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
     <ToastContext.Provider value={value}>
       {children}
       <div className="toasts" role="status" aria-live="polite">
-        {toasts.map((toast) => (
-          <div key={toast.id} className={`toast toast-${toast.kind}`}>
-            <span>{toast.text}</span>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Dismiss"
-              onClick={() => {
-                dismiss(toast.id);
-              }}
-            >
-              ×
-            </button>
-          </div>
-        ))}
+        {toasts
+          .filter((toast) => toast.kind !== "error" || toast.path === pathname)
+          .map((toast) => (
+            <div key={toast.id} className={`toast toast-${toast.kind}`}>
+              <span>{toast.text}</span>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Dismiss"
+                onClick={() => {
+                  dismiss(toast.id);
+                }}
+              >
+                ×
+              </button>
+            </div>
+          ))}
       </div>
     </ToastContext.Provider>
   );

@@ -204,7 +204,7 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
     if (report.target_user_id === actor.id) throw invalid(suspensionMessages.self);
     checkedTerms(deps, terms);
   }
-  let suspended: { email: string; username: string } | undefined;
+  let suspended: string | undefined;
   const decide = () =>
     deps.db.transaction().execute(async (trx) => {
       await claimReports(trx, deps, actor, report, action);
@@ -212,13 +212,13 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
       if (action === "suspend") {
         const author = await trx
           .selectFrom("users")
-          .select(["id", "username", "is_admin", "email"])
+          .select(["id", "username", "is_admin"])
           .where("id", "=", report.target_user_id ?? "")
           .executeTakeFirst();
         if (!author) throw notFound(userMessages.notFound);
         // Logged once, as the report's decision (below).
         await setSuspendedIn(trx, deps, actor, author, terms, { audit: false });
-        suspended = author;
+        suspended = author.id;
       }
       await recordAudit(trx, deps, actor, `report.${action}`, {
         kind: report.target_kind,

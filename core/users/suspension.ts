@@ -53,7 +53,7 @@ export async function setSuspended(deps: CoreDeps, actor: Actor, id: string, bod
   const { suspended, ...terms } = validate(SuspendSchema, body);
   const change = suspended ? checkedTerms(deps, terms) : false;
   await deps.db.transaction().execute((trx) => setSuspendedIn(trx, deps, actor, user, change));
-  if (change) await tellSuspended(deps, user, change);
+  if (change) await tellSuspended(deps, user.id, change);
   // Scheduled posts held by the suspension whose time has passed go out now (decision 013).
   else deps.postScheduled?.(deps.clock());
   return {
@@ -69,23 +69,30 @@ export interface SuspensionTerms {
   until?: Date | undefined;
 }
 
-/** Throws 400 unless the end, when given, is still to come. */
+/** Throws 400 unless the end, when given, is still to come (and within years of four digits). */
 export function checkedTerms(deps: Pick<CoreDeps, "clock">, terms: SuspensionTerms) {
   if (terms.until && terms.until.getTime() <= deps.clock().getTime()) {
     throw invalid(moderationMessages.untilPast, { until: moderationMessages.untilPast });
+  }
+  // Stored as ISO text and compared as text: a year past 9999 would sort before today.
+  if (terms.until && terms.until.getUTCFullYear() > 9999) {
+    throw invalid(moderationMessages.untilInvalid, { until: moderationMessages.untilInvalid });
   }
   return terms;
 }
 
 /**
  * Mails the member that they are suspended, why, until when and how to answer (the site's contact
- * address when an admin has set one). A mail that fails is logged: the suspension stands.
+ * address when an admin has set one). Only to an address the account has verified, as all mail
+ * about an account: nobody else learns of it. A mail that fails is logged: the suspension stands.
  */
-export async function tellSuspended(
-  deps: CoreDeps,
-  user: Pick<UsersTable, "email" | "username">,
-  terms: SuspensionTerms,
-) {
+export async function tellSuspended(deps: CoreDeps, userId: string, terms: SuspensionTerms) {
+  const user = await deps.db
+    .selectFrom("users")
+    .select(["email", "username", "email_key", "verified_email_key", "is_verified"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (!user || user.is_verified !== 1 || user.verified_email_key !== user.email_key) return;
   const settings = await deps.db
     .selectFrom("site_settings")
     .select("contact_email")

@@ -575,12 +575,19 @@ describe("real answers match the reference", () => {
       "/api/users/suspend/{id}",
       await api.put(
         `/api/users/suspend/${reader.id}`,
-        { suspended: true },
+        { suspended: true, reason: "Testing the reference", until: "2099-01-01T00:00:00Z" },
         {
           token: admin.token,
         },
       ),
     );
+    // The refused sign-in of a suspended account carries the terms (issue 33).
+    const refused = await api.post("/api/auth/login", {
+      email: reader.email,
+      password: reader.password,
+    });
+    expect(refused.status).toBe(403);
+    expectDocumented("POST", "/api/auth/login", refused);
     expectDocumented(
       "GET",
       "/api/admin/audit",

@@ -44,6 +44,19 @@ const login = (user: TestUser) =>
   );
 
 describe("the terms of a suspension", () => {
+  it("are mailed only to an address the account has verified", async () => {
+    const unverified = await buildUser(server, api);
+    await server.app.deps.db
+      .updateTable("users")
+      .set({ is_verified: 0, verified_email_key: null })
+      .where("id", "=", unverified.id)
+      .execute();
+    const reply = await suspend(unverified.id, { suspended: true, reason: "Spam sign-up" });
+    expect(reply.status).toBe(200);
+    const mail = (await readOutbox(server.config.dataDir)).filter((m) => m.to === unverified.email);
+    expect(mail).toEqual([]);
+  });
+
   it("refuses a reason over 500 characters, an end that is not a time, and one already past: 400, nothing changed", async () => {
     const member = await buildUser(server, api);
     const cases: [object, string, string][] = [
@@ -56,6 +69,12 @@ describe("the terms of a suspension", () => {
       ],
       [
         { until: "2031-02-30T00:00:00Z" },
+        "until",
+        "End must be a date and time such as 2026-12-01T00:00:00Z",
+      ],
+      // Past year 9999 its ISO text would sort before today's, and lift at once.
+      [
+        { until: "9999-12-31T23:00:00-05:00" },
         "until",
         "End must be a date and time such as 2026-12-01T00:00:00Z",
       ],

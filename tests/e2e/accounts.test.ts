@@ -82,11 +82,16 @@ describe("signing up, verifying, logging in and out", () => {
     const link = await mailedLink(server.dataDir, email, "verify");
     await page.goto(link.pathname);
     // Opened in the browser that signed up: signed in at once (issue 33), no second login, on
-    // their profile with the verification's message. (Another browser: member-polish.test.ts.)
-    await page.waitForURL("**/profile/**");
-    await shows(page.getByText("Your email address has been successfully verified. Welcome!"));
+    // SPEC's verified page; its link to /login goes home. (Another browser: member-polish.test.ts.)
+    await page.waitForURL("**/email-verified");
+    await shows(
+      page.getByRole("heading", { name: "Your email address has been successfully verified" }),
+    );
+    await shows(page.getByText("You are logged in on this browser."));
     await shows(page.locator(".user-menu summary", { hasText: name }));
     await expectAccessible(page);
+    await page.getByRole("link", { name: "Continue" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
     await page.locator(".user-menu summary").click();
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL((url) => url.pathname === "/");

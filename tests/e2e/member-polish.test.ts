@@ -190,7 +190,8 @@ describe("a new member", () => {
       .getByRole("link", { name: "Posts" })
       .click();
     await page.waitForURL("**/posts");
-    expect(await page.locator(".toast-error").count()).toBe(0);
+    await shows(page.getByRole("heading", { name: "Posts" }).first());
+    await expect.poll(() => page.locator(".toast-error").count(), { timeout: 3000 }).toBe(0);
     await done(desktop);
   });
 

@@ -297,6 +297,7 @@ beforeAll(async () => {
     { path: "/reading-list", as: "member" },
     { path: "/notifications", as: "member" },
     { path: "/settings", as: "member" },
+    { path: "/email-verified", as: "member", shows: "successfully verified" },
     // The pages of signing in and up are a visitor's (a member is sent home).
     { path: "/login", as: "visitor" },
     { path: "/register", as: "visitor" },

@@ -31,14 +31,17 @@ export function clearedSessionCookie(secure: boolean) {
   return `${sessionCookieName(secure)}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
 }
 
-/** The signup proof's cookie (core/auth/signup-proof.ts): a day, as long as the mailed link. */
-export const SIGNUP_COOKIE = "signup";
+/**
+ * The signup proof's cookie (core/auth/signup-proof.ts), kept a day, as long as the mailed link
+ * works; bound to this exact host over HTTPS, as the session's is, so no sibling can plant one.
+ */
+export const signupCookieName = (secure: boolean) => (secure ? "__Host-signup" : "signup");
 
 export const signupCookie = (proof: string, secure: boolean) =>
-  `${SIGNUP_COOKIE}=${encodeURIComponent(proof)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=86400${secure ? "; Secure" : ""}`;
+  `${signupCookieName(secure)}=${encodeURIComponent(proof)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=86400${secure ? "; Secure" : ""}`;
 
 export const clearedSignupCookie = (secure: boolean) =>
-  `${SIGNUP_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+  `${signupCookieName(secure)}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
 
 /**
  * A route's `headers`: the cookies its loader or action set (a sign-in by a verification link,

@@ -15,6 +15,9 @@ export interface ActionResult {
  */
 export function useClientValidation(schema: z.ZodType, serverErrors: FieldErrors | undefined) {
   const [clientErrors, setClientErrors] = useState<FieldErrors | undefined>();
+  // The server's errors as they were when the form was sent again: they speak of what was sent
+  // before, so they stay hidden until the new answer (a new object) comes.
+  const [sentOver, setSentOver] = useState<FieldErrors | undefined>();
   const onSubmit = (event: { currentTarget: HTMLFormElement; preventDefault(): void }) => {
     const values = Object.fromEntries(new FormData(event.currentTarget).entries());
     const result = parseWith(schema, values);
@@ -23,9 +26,12 @@ export function useClientValidation(schema: z.ZodType, serverErrors: FieldErrors
       setClientErrors(result.errors);
     } else {
       setClientErrors(undefined);
+      setSentOver(serverErrors);
     }
   };
-  return { errors: clientErrors ?? serverErrors ?? {}, onSubmit };
+  const current =
+    serverErrors !== undefined && serverErrors === sentOver ? undefined : serverErrors;
+  return { errors: clientErrors ?? current ?? {}, onSubmit };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { PASSWORD_HINT } from "../../../contract/auth.js";
+import { PROFILE_PASSWORD_MIN } from "../../../contract/limits.js";
 import { Form, useNavigation } from "react-router";
 import { PROFILE_PHOTO_MAX_BYTES, SOCIAL_LINKS_MAX } from "../../../contract/limits.js";
 import { profileUpdateSchema, SOCIAL_NETWORKS } from "../../../contract/users.js";
@@ -106,7 +106,7 @@ export function EditProfile({ profile, result }: { profile: Profile; result: Res
             type="password"
             autoComplete="new-password"
             error={errors.password}
-            hint={PASSWORD_HINT}
+            hint={`At least ${String(PROFILE_PASSWORD_MIN)} characters; leave it empty to keep yours`}
           />
           <Field
             label="Current Password (to change e-mail or password)"

@@ -1,5 +1,9 @@
 import { LoginSchema, RegisterSchema } from "../../../contract/auth.js";
-import { MessageSchema, SignedInSchema } from "../../../contract/responses.js";
+import {
+  MessageSchema,
+  SignedInSchema,
+  SuspendedErrorSchema,
+} from "../../../contract/responses.js";
 import type { RouteDocs } from "../openapi/route-docs.js";
 
 /** The API reference's entries for server/api/auth/routes.ts. */
@@ -32,6 +36,7 @@ export const authDocs = {
       429: "Too many attempts from this address or on this account",
       503: "The verification mail could not be sent",
     },
+    errorAnswers: { 403: SuspendedErrorSchema },
   },
   logout: {
     summary: "Sign out",

@@ -177,13 +177,15 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], info: Document
         ...(success.schema ? json(ref(nameOf(outputs, success.schema, `${base}Answer`))) : {}),
       },
     };
+    const errorAnswers: Partial<Record<string, z.ZodType>> = docs.errorAnswers ?? {};
     for (const [status, description] of Object.entries(errorsOf(route, docs))) {
-      responses[status] = {
-        description,
-        ...json(
-          status === "400" ? { anyOf: [ref("ValidationError"), ref("Error")] } : ref("Error"),
-        ),
-      };
+      const more = errorAnswers[status];
+      const schema = more
+        ? { anyOf: [ref(nameOf(outputs, more, `${base}Error${status}`)), ref("Error")] }
+        : status === "400"
+          ? { anyOf: [ref("ValidationError"), ref("Error")] }
+          : ref("Error");
+      responses[status] = { description, ...json(schema) };
     }
     const security =
       docs.access === "anyone"

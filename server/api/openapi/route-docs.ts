@@ -37,6 +37,8 @@ export interface RouteDocs {
   /** The success answer; no schema means no body (204). */
   response: { status: 200 | 201 | 204; description: string; schema?: z.ZodType };
   errors?: Partial<Record<ErrorStatus | 401 | 429, string>>;
+  /** An error's answer where it may carry more than `{message}` (a named schema of contract/). */
+  errorAnswers?: Partial<Record<ErrorStatus, z.ZodType>>;
   /** Groups the reference by; the path's first part after /api by default. */
   tag?: string;
 }
