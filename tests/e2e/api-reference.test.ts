@@ -83,6 +83,20 @@ describe("the API reference", () => {
     await site.context.close();
   });
 
+  it("wears the reader's dark theme and leads back to the site (issue 33)", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    await site.context.addCookies([{ name: "theme", value: "dark", url: server.config.publicUrl }]);
+    await site.page.goto("/api/docs");
+    expect(await site.page.locator("html").getAttribute("data-theme")).toBe("dark");
+    const back = site.page.getByRole("link", { name: "← Back to Blog" });
+    await shows(back);
+    await back.click();
+    await site.page.waitForURL((url) => url.pathname === "/");
+    expect(await site.page.locator("html").getAttribute("data-theme")).toBe("dark");
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
   it("says where the document is when JavaScript is off", async () => {
     const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
     await site.page.goto("/api/docs");

@@ -354,6 +354,15 @@ describe("reading", () => {
       const look = await controlLook(summary);
       expect(look).toEqual({ marker: "none", border: "1px" });
     }
+    // The report form of a profile is the one of posts and comments, styles and all.
+    await page.goto(`/profile/${admin.id}`);
+    const profileReport = page.locator(".report-menu");
+    expect(await controlLook(profileReport.getByText("Report", { exact: true }))).toEqual({
+      marker: "none",
+      border: "1px",
+    });
+    await profileReport.getByText("Report", { exact: true }).click();
+    expect(await controlLook(profileReport.locator("fieldset"))).toMatchObject({ border: "0px" });
     await done(desktop);
   });
 });
