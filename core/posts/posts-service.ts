@@ -194,12 +194,12 @@ export async function* listPostsInBatches(
   }
 }
 
-/** Every published post's id and last change, newest first: what a sitemap lists. */
+/** Every published post's id, last change and category, newest first: what a sitemap lists. */
 export function listPostStamps(deps: Pick<CoreDeps, "db">) {
   return orderedAs(
     deps.db
       .selectFrom("posts")
-      .select(["posts.id", "posts.updated_at"])
+      .select(["posts.id", "posts.updated_at", "posts.category"])
       .where("posts.status", "=", "published"),
     "published",
   ).execute();

@@ -43,6 +43,23 @@ export async function readImageForm(request: FastifyRequest, maxBytes: number): 
 }
 
 /**
+ * A JSON body's fields as a form would send them (a call that has no image to send may send JSON):
+ * texts as they are, a list of texts (tags) comma-separated; anything else is left out, so its
+ * field is reported missing or invalid as a form's would be.
+ */
+export function jsonFields(body: unknown): ImageForm["fields"] {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
+  const fields: ImageForm["fields"] = {};
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    if (typeof value === "string") fields[name] = value;
+    else if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+      fields[name] = value.join(",");
+    }
+  }
+  return fields;
+}
+
+/**
  * Aborts when the client leaves before its answer is sent, so an upload still waiting for its turn
  * to be decoded is dropped rather than worked on for nobody. Take it before reading the body.
  */

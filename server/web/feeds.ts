@@ -120,12 +120,16 @@ export function feedRoutes(
   // Every post is read to build it: built once per content version, not once per crawler visit.
   const sitemaps = keptPerVersion(contentVersion, SITEMAP_MAX_AGE_MS, async () => {
     const [posts, categories] = await Promise.all([listPostStamps(deps), listCategories(deps)]);
+    // A category's page is worth a crawler's visit only once it lists a published post.
+    const used = new Set(posts.map((post) => post.category.trim().toLowerCase()));
     const url = (path: string, lastmod?: string) =>
       `<url><loc>${xmlText(`${base}${path}`)}</loc>${lastmod ? `<lastmod>${xmlText(lastmod)}</lastmod>` : ""}</url>`;
     const urls = [
       url("/"),
       url("/posts"),
-      ...categories.map((c) => url(`/posts/categories/${encodeURIComponent(xmlSafe(c.title))}`)),
+      ...categories
+        .filter((c) => used.has(c.title.trim().toLowerCase()))
+        .map((c) => url(`/posts/categories/${encodeURIComponent(xmlSafe(c.title))}`)),
       ...posts.map((p) => url(`/posts/details/${p.id}`, p.updated_at)),
     ];
     return splitSitemaps(base, urls, urlsMax);
@@ -153,12 +157,12 @@ export function feedRoutes(
 <guid isPermaLink="true">${base}/posts/details/${post._id}</guid>
 <pubDate>${new Date(post.publishedAt ?? post.createdAt).toUTCString()}</pubDate>
 <category>${xmlText(post.category)}</category>
-<author>${xmlText(post.user.username)}</author>
+<dc:creator>${xmlText(post.user.username)}</dc:creator>
 <description>${xmlText(post.excerpt)}</description>
 </item>`,
     );
     const body = `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
 <channel>
 <title>${xmlText(site.title)}</title>
 <link>${base}/</link>

@@ -139,6 +139,42 @@ describe("a draft without a cover", () => {
   });
 });
 
+describe("POST /api/posts as JSON (issue 34)", () => {
+  const postJson = (body: unknown, token = author.token) =>
+    api.post<Drafted & { errors?: Record<string, string> }>("/api/posts", body, { token });
+
+  it("refuses signed-out callers, and names only what is missing or wrong", async () => {
+    expect((await api.post("/api/posts", { title: "x" })).status).toBe(401);
+    const published = await postJson({
+      title: "From a script",
+      category: "Ideas",
+      description: "Words",
+    });
+    expect(published.status).toBe(400);
+    expect(published.body.errors).toEqual({ image: IMAGE_REQUIRED });
+    const partial = await postJson({ title: "Only a title", status: "draft", tags: 42 });
+    expect(partial.status).toBe(400);
+    expect(Object.keys(partial.body.errors ?? {}).sort()).toEqual(["category", "description"]);
+  });
+
+  it("takes a draft without a cover, with its tags as a list", async () => {
+    const reply = await postJson({
+      title: "Drafted by a script",
+      category: "Ideas",
+      description: "Words",
+      status: "draft",
+      tags: ["scripts", "Automation"],
+    });
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body).toMatchObject({
+      title: "Drafted by a script",
+      status: "draft",
+      image: null,
+      tags: ["scripts", "automation"],
+    });
+  });
+});
+
 describe("migration 019 (covers optional)", () => {
   it("keeps every post, its likes, comments, tags and search through down and up; down waits for covers", async () => {
     const own = await startTestServer();

@@ -52,6 +52,10 @@ describe("feeds", () => {
   it("lists the 20 latest posts in RSS, escaped, with absolute links", async () => {
     const reply = await api.get("/rss.xml");
     expect(reply.status).toBe(200);
+    // RSS 2.0's <author> is an e-mail address: writers are named by Dublin Core's creator.
+    expect(reply.text).toContain('xmlns:dc="http://purl.org/dc/elements/1.1/"');
+    expect(reply.text).toContain(`<dc:creator>${author.username}</dc:creator>`);
+    expect(reply.text).not.toContain("<author>");
     expect(reply.headers.get("content-type")).toContain("application/rss+xml");
     expect(reply.text.match(/<item>/g)).toHaveLength(20);
     expect(reply.text).toContain(
@@ -93,7 +97,14 @@ describe("feeds", () => {
   });
 
   it("lists every post and category in the sitemap, as well-formed XML", async () => {
+    // A category with nothing published (a draft only, or nothing at all) is not listed.
+    const admin = await signInAdmin(server, api);
+    await addCategory(api, admin, "Empty Shelf");
+    await addCategory(api, admin, "Drafts Only");
+    await addPost(api, author, { title: "Unfinished", category: "Drafts Only", status: "draft" });
     const reply = await api.get("/sitemap.xml");
+    expect(reply.text).not.toContain("Empty%20Shelf");
+    expect(reply.text).not.toContain("Drafts%20Only");
     expect(reply.status).toBe(200);
     expect(reply.text.match(/<loc>[^<]*\/posts\/details\//g)).toHaveLength(27);
     expect(reply.text).toContain(

@@ -128,8 +128,8 @@ export interface DocumentInfo {
 /**
  * The OpenAPI 3.1 document of every documented route: paths from the route table, schemas from
  * the contract's zod schemas (named ones become components, request and answer bodies too).
- * No `servers`: calls go to the origin the document was read from, the one the reference page's
- * CSP lets it call (PUBLIC_URL may name another address, a proxy's).
+ * `servers` is `/`, relative: calls go to the origin the document was read from, the one the
+ * reference page's CSP lets it call (PUBLIC_URL may name another address, a proxy's).
  */
 export function buildOpenApiDocument(routes: readonly ApiRoute[], info: DocumentInfo) {
   const inputs = z.registry<{ id: string }>();
@@ -187,9 +187,10 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], info: Document
           : ref("Error");
       responses[status] = { description, ...json(schema) };
     }
+    // An open call says so (`[]`: no scheme needed), rather than saying nothing.
     const security =
       docs.access === "anyone"
-        ? undefined
+        ? []
         : docs.access === "anyone-or-signed-in"
           ? [{}, { bearerAuth: [] }]
           : [{ bearerAuth: [] }];
@@ -199,7 +200,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], info: Document
       summary: docs.summary,
       ...(docs.description ? { description: docs.description } : {}),
       tags: [docs.tag ?? route.url.split("/")[2] ?? "api"],
-      ...(security ? { security } : {}),
+      security,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses,
@@ -209,6 +210,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], info: Document
   return {
     openapi: "3.1.0",
     info: { title: info.title, version: "1", description: info.description },
+    servers: [{ url: "/", description: "This site" }],
     paths,
     components: {
       schemas: { ...componentSchemas(outputs, "output"), ...componentSchemas(inputs, "input") },

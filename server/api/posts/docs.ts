@@ -64,8 +64,10 @@ export const postDocs = {
       "`description` is Markdown. `status` is `published` by default, or `draft`, or " +
       "`scheduled` with a future `publishAt` (ISO 8601 with its zone). A draft may leave out " +
       "`image` (its `image` is then null); publishing or scheduling needs one. `tags` is " +
-      "comma-separated here.",
+      "comma-separated in the form. Without an image the same fields may come as JSON (`tags` " +
+      "then a list), which suits a draft.",
     access: "signed-in",
+    body: z.intersection(PostCreateSchema, PostPublishingSchema),
     // Optional for a draft alone (the description says so; the service decides).
     form: imageForm(
       IMAGE_CREATE_MAX_BYTES,

@@ -21,7 +21,7 @@ import {
 } from "../../../core/posts/posts-service.js";
 import { getRevision, listRevisions, restoreRevision } from "../../../core/posts/revisions.js";
 import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
-import { clientLeft, readImageForm } from "../../plugins/uploads.js";
+import { clientLeft, jsonFields, readImageForm } from "../../plugins/uploads.js";
 import { workSlots } from "../../../core/shared/work-slots.js";
 import { holdTurnForAnswer } from "../../waiting.js";
 import { jsonArrayStream } from "../json-stream.js";
@@ -93,7 +93,10 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
   app.post("/api/posts", documented(docs.create, limits.upload), async (request, reply) => {
     const { actor } = await requireSignedIn(deps, request);
     const signal = clientLeft(reply);
-    const form = await readImageForm(request, IMAGE_CREATE_MAX_BYTES);
+    // Multipart, with the cover; or JSON, without one (a draft, or a post whose cover is refused).
+    const form = request.isMultipart()
+      ? await readImageForm(request, IMAGE_CREATE_MAX_BYTES)
+      : { fields: jsonFields(request.body), image: undefined };
     return reply.status(201).send(await createPost(deps, actor, form, signal));
   });
 
