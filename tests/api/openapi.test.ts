@@ -264,6 +264,18 @@ describe("GET /api/openapi.json", () => {
         expect.objectContaining({ name: "pageNumber", in: "query", required: false }),
       ]),
     );
+    // A page number is a number to typed clients (issue 34), in every call that takes one.
+    const pageNumbers = Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods).flatMap((call) =>
+        ((call as { parameters?: { name: string; schema: unknown }[] }).parameters ?? []).filter(
+          (parameter) => parameter.name === "pageNumber",
+        ),
+      ),
+    );
+    expect(pageNumbers.length).toBeGreaterThan(10);
+    for (const parameter of pageNumbers) {
+      expect(parameter.schema).toMatchObject({ type: "integer", minimum: 1 });
+    }
   });
 });
 

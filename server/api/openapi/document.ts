@@ -90,9 +90,27 @@ function queryParameters(query: z.ZodObject) {
       in: "query",
       required: required.has(name),
       ...(typeof description === "string" ? { description } : {}),
-      schema: rest,
+      schema: wholeNumberOf(rest) ?? rest,
     };
   });
+}
+
+/** A pattern that admits only a whole number from 1 (`^[1-9]\d{0,8}$`, as pageNumber's). */
+const WHOLE_NUMBER_PATTERN = /^\^\[1-9\]\\d\{0,\d+\}\$$/;
+
+/**
+ * A text parameter that can only be a whole number from 1 (pageNumber), as the number it is: the
+ * query string carries it as text either way, and typed clients then take a number (issue 34).
+ */
+function wholeNumberOf(schema: JsonSchema): JsonSchema | undefined {
+  if (schema.type !== "string" || typeof schema.pattern !== "string") return undefined;
+  if (!WHOLE_NUMBER_PATTERN.test(schema.pattern)) return undefined;
+  const { default: fallback } = schema;
+  return {
+    type: "integer",
+    minimum: 1,
+    ...(fallback === undefined ? {} : { default: Number(fallback) }),
+  };
 }
 
 const DEFAULT_ERRORS = {
