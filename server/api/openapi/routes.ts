@@ -47,6 +47,8 @@ const STYLES = `.swagger-ui .opblock.opblock-get .opblock-summary-method { backg
 .swagger-ui .json-schema-2020-12-expand-deep-button { color: #4f4f4f; }
 .swagger-ui .parameter__in, .swagger-ui .parameter__deprecated { color: #555555; }
 body { margin: 0; }
+/* The document names one server, this site: nothing to choose, and the viewer's chooser has no label. */
+.swagger-ui .scheme-container .schemes-server-container, .swagger-ui .servers-title, .swagger-ui .servers { display: none; }
 .docs-bar { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; align-items: center; padding: 0.75rem 1.25rem; background: #0f172a; color: #f8fafc; font: 16px/1.4 system-ui, sans-serif; }
 .docs-bar a { color: #f8fafc; font-weight: 600; }
 .docs-bar span { color: #cbd5e1; }
