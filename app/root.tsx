@@ -95,7 +95,11 @@ function useSwipeToOpen(open: () => void) {
 const SCROLL_TOP_SIZE = 44;
 const SCROLL_TOP_INSET = 16;
 
-/** Whether a link, button or field of the page lies under the scroll-to-top button's square. */
+/**
+ * Whether one of a post's own controls (Like, Save, Share; a comment's Reply and Report) lies under
+ * the scroll-to-top button's square. Only those: elsewhere (a list of cards, links wall to wall)
+ * the button would never show.
+ */
 function coversControl() {
   const right = window.innerWidth - SCROLL_TOP_INSET;
   const bottom = window.innerHeight - SCROLL_TOP_INSET;
@@ -112,7 +116,8 @@ function coversControl() {
       .some(
         (element) =>
           !element.closest(".scroll-top, .toasts") &&
-          element.closest("a, button, summary, input, textarea, select, label") !== null,
+          element.closest(".likes, .comment-actions") !== null &&
+          element.closest("a, button, summary") !== null,
       ),
   );
 }
