@@ -19,3 +19,13 @@ export function pageMeta(
     },
   ];
 }
+
+/** The head of SPEC's verification page, here and on /email-verified. */
+export const verificationMeta = (site: SiteInfo) => [
+  ...pageMeta(site, {
+    title: "Verify your email",
+    description: "E-mail verification.",
+    path: "/login",
+  }),
+  { name: "robots", content: "noindex" },
+];

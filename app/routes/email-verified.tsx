@@ -1,6 +1,6 @@
 import { Link, redirect } from "react-router";
 import { authMessages } from "../../core/auth/auth-service.js";
-import { pageMeta } from "../meta.js";
+import { verificationMeta } from "../meta.js";
 import type { Route } from "./+types/email-verified";
 
 /**
@@ -14,14 +14,7 @@ export function loader({ context }: Route.LoaderArgs) {
   return { site: context.site, message: authMessages.verified };
 }
 
-export const meta = ({ loaderData }: Route.MetaArgs) => [
-  ...pageMeta(loaderData.site, {
-    title: "Verify your email",
-    description: "E-mail verification.",
-    path: "/login",
-  }),
-  { name: "robots", content: "noindex" },
-];
+export const meta = ({ loaderData }: Route.MetaArgs) => verificationMeta(loaderData.site);
 
 export default function EmailVerified({ loaderData }: Route.ComponentProps) {
   return (

@@ -1,7 +1,5 @@
 import { Link, redirect } from "react-router";
-import { verifyEmail } from "../../core/auth/auth-service.js";
-import { createSession } from "../../core/auth/sessions.js";
-import { liftEndedSuspensions } from "../../core/users/suspension-end.js";
+import { sessionAfterVerifying, verifyEmail } from "../../core/auth/auth-service.js";
 import { isSignupProof } from "../../core/auth/signup-proof.js";
 import {
   clearedSignupCookie,
@@ -11,7 +9,7 @@ import {
 } from "../features/auth/session-cookie.server.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
 import { attempt } from "../features/forms/action.server.js";
-import { pageMeta } from "../meta.js";
+import { verificationMeta } from "../meta.js";
 import type { Route } from "./+types/verify-email";
 
 /**
@@ -28,15 +26,14 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   // Opened in the browser that signed up: signed in at once (the proof cookie says it is that one),
   // unless the account is suspended, and shown SPEC's page on /email-verified.
   const proof = readCookie(request.headers.get("cookie"), signupCookieName(context.secureCookies));
-  const signIn =
+  const proven =
     result.ok &&
     !viewer &&
     proof !== undefined &&
-    (await isSignupProof(context.deps.db, params.userId, proof, context.deps.clock())) &&
-    (await mayStillSignIn(context.deps, params.userId));
-  if (signIn) {
+    (await isSignupProof(context.deps.db, params.userId, proof, context.deps.clock()));
+  const token = proven ? await sessionAfterVerifying(context.deps, params.userId) : undefined;
+  if (token) {
     // On to a page of its own: this one's header was made before the session existed.
-    const token = await createSession(context.deps.db, params.userId, context.deps.clock());
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(token, context.secureCookies));
     headers.append("Set-Cookie", clearedSignupCookie(context.secureCookies));
@@ -51,25 +48,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   };
 }
 
-/** Whether the account is not suspended (an ended suspension is lifted first, as at sign-in). */
-async function mayStillSignIn(deps: Route.LoaderArgs["context"]["deps"], userId: string) {
-  await liftEndedSuspensions(deps, userId);
-  const user = await deps.db
-    .selectFrom("users")
-    .select("suspended_at")
-    .where("id", "=", userId)
-    .executeTakeFirst();
-  return user !== undefined && user.suspended_at === null;
-}
-
-export const meta = ({ loaderData }: Route.MetaArgs) => [
-  ...pageMeta(loaderData.site, {
-    title: "Verify your email",
-    description: "E-mail verification.",
-    path: "/login",
-  }),
-  { name: "robots", content: "noindex" },
-];
+export const meta = ({ loaderData }: Route.MetaArgs) => verificationMeta(loaderData.site);
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
   const { verified, problem, profilePath } = loaderData;

@@ -235,6 +235,22 @@ export async function login(deps: CoreDeps, body: unknown) {
   return presentSignedIn(deps, user, token);
 }
 
+/**
+ * A session for an account whose address a verification link has just confirmed, in the browser
+ * that signed up (issue 33): as a sign-in would give, so never for a suspended account (an ended
+ * suspension is lifted first). Undefined when it may not sign in.
+ */
+export async function sessionAfterVerifying(deps: CoreDeps, userId: string) {
+  await liftEndedSuspensions(deps, userId);
+  const user = await deps.db
+    .selectFrom("users")
+    .select(["suspended_at", "is_verified"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (!user || user.suspended_at !== null || user.is_verified !== 1) return undefined;
+  return createSession(deps.db, userId, deps.clock());
+}
+
 export const logout = (deps: CoreDeps, sessionId: string) => revokeSession(deps.db, sessionId);
 
 /** The same answer whether or not the address has an account. */

@@ -262,8 +262,7 @@ export function MenuLinks(props: {
             <Link to="/admin-dashboard">Dashboard</Link>
           </li>
         </>
-      ) : null}
-      {user && !user.isAdmin ? (
+      ) : user ? (
         <li>
           <Link to="/posts/create-post">Write</Link>
         </li>
