@@ -84,6 +84,31 @@ describe("the header's search box", () => {
     await site.context.close();
   });
 
+  it("keeps what was typed before the page's script arrived", async () => {
+    const site = await openSite(browser, server.config.publicUrl);
+    const { page } = site;
+    // The scripts are held back until the reader has typed, as on a slow connection.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/assets/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/posts", { waitUntil: "domcontentloaded" });
+    const box = page.getByRole("combobox", { name: "Search posts" });
+    await box.fill("lighthouse");
+    release();
+    // Hydrated, effects run: the theme menu's in-place field appears only then.
+    await page.locator(".theme-menu input[name=inPlace]").waitFor({ state: "attached" });
+    expect(await box.inputValue()).toBe("lighthouse");
+    await box.press("Enter");
+    await page.waitForURL("**/search?q=lighthouse");
+    expectNoProblems(site);
+    await site.context.close();
+  });
+
   it("searches on Enter and shows the results page with the matches marked", async () => {
     const site = await openSite(browser, server.config.publicUrl);
     const { page } = site;

@@ -35,11 +35,21 @@ export function SearchBox() {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const asked = useRef<AbortController | undefined>(undefined);
+  const input = useRef<HTMLInputElement>(null);
+  const hydrated = useRef(false);
   const listId = useId();
   const optionId = (index: number) => `${listId}-option-${String(index)}`;
 
-  // The box shows the search of the results page it is on (and is empty elsewhere).
+  // The box shows the search of the results page it is on (and is empty elsewhere). On
+  // hydration it keeps what was typed before the script arrived: the next render would
+  // otherwise put the server's value back, and Enter would search for that instead.
   useEffect(() => {
+    if (!hydrated.current) {
+      hydrated.current = true;
+      const typed = input.current?.value;
+      if (typed !== undefined) setText(typed);
+      return;
+    }
     setText(currentSearch(location.pathname, location.search));
     setOpen(false);
   }, [location.pathname, location.search]);
@@ -127,6 +137,7 @@ export function SearchBox() {
         Search posts
       </label>
       <input
+        ref={input}
         id={`${listId}-input`}
         type="search"
         name="q"
