@@ -14,8 +14,10 @@ import {
   IMAGE_CREATE_MAX_BYTES,
   POST_DESCRIPTION_MAX,
   POST_TITLE_MAX,
+  TAGS_MAX,
   USERNAME_MAX,
 } from "../../contract/limits.js";
+import { isTag, normalizeTag } from "../../contract/content.js";
 import type { CommentsTable, PostsTable } from "../../db/schema.js";
 import type { Insertable } from "kysely";
 import { createUser, emailKeyOf } from "../auth/auth-service.js";
@@ -51,6 +53,8 @@ export interface BlogImportReport {
 export const DEFAULT_CATEGORY = "Uncategorized";
 const PLACEHOLDER_DOMAIN = "imported.invalid";
 
+/** Markdown links and images: `[text](url "title")`, `![alt](url)`. */
+const MARKDOWN_LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(\s+"[^"]*")?\s*\)/g;
 /** Markdown images: `![alt](url "title")`. */
 const MARKDOWN_IMAGE = /!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(\s+"[^"]*")?\s*\)/g;
 
@@ -121,10 +125,17 @@ export async function importBlog(
     return actor;
   }
 
+  // A category is as old as its first post, never older than now (a scheduled post's date).
+  const now = new Date().toISOString();
+  const categoryDates = new Map<string, string>();
+  for (const post of blog.posts) {
+    const key = categoryTitle(post).toLowerCase();
+    const known = categoryDates.get(key);
+    if (known === undefined || post.createdAt < known) categoryDates.set(key, post.createdAt);
+  }
+
   async function categoryFor(post: ForeignPost) {
-    let title = (post.category ?? "").trim().replace(/\s+/g, " ");
-    if (title.length < CATEGORY_TITLE_MIN) title = DEFAULT_CATEGORY;
-    if (title.length > CATEGORY_TITLE_MAX) title = title.slice(0, CATEGORY_TITLE_MAX).trim();
+    const title = categoryTitle(post);
     const key = title.toLowerCase();
     const existing = await deps.db
       .selectFrom("categories")
@@ -132,20 +143,40 @@ export async function importBlog(
       .where("title_key", "=", key)
       .executeTakeFirst();
     if (existing) return existing.title;
+    const first = categoryDates.get(key) ?? now;
     await deps.db
       .insertInto("categories")
-      .values({ id: newId(), title, title_key: key, created_at: post.createdAt })
+      .values({ id: newId(), title, title_key: key, created_at: first < now ? first : now })
       .execute();
     report.imported.categories += 1;
     return title;
   }
 
+  /** Where in the images folder the source keeps the image at this address, if it says. */
+  function sourceImagePath(url: string) {
+    const bare = url.split(/[?#]/)[0] ?? "";
+    const known = blog.imagePaths?.get(bare);
+    if (known !== undefined) return known;
+    // A resized copy sits beside its original: `photo-300x200.jpg` of `photo.jpg`.
+    const original = blog.imagePaths?.get(bare.replace(RESIZED, "$1"));
+    const name = bare.slice(bare.lastIndexOf("/") + 1);
+    if (original !== undefined && RESIZED.test(name))
+      return path.posix.join(path.posix.dirname(original), name);
+    return relativeImagePath(url);
+  }
+
   /** The file an image URL of the source names inside the images folder, if any. */
   async function fileOf(url: string): Promise<{ file?: string; reason: string }> {
     if (!imagesDir) return { reason: "no --images folder was given" };
-    const relative = relativeImagePath(url);
+    const relative = sourceImagePath(url);
     if (relative === undefined) return { reason: "not an image of the blog's own" };
-    for (const candidate of [relative, relative.replace(/^size\/w\d+\//, "")]) {
+    const candidates = [
+      relative,
+      // Ghost's resized copies, and WordPress's (`photo-300x200.jpg` of `photo.jpg`).
+      relative.replace(/^size\/w\d+\//, ""),
+      relative.replace(RESIZED, "$1"),
+    ];
+    for (const candidate of candidates) {
       const file = path.resolve(imagesDir, candidate);
       if (!file.startsWith(`${imagesDir}${path.sep}`)) return { reason: "outside the folder" };
       const found = await realpath(file).catch(() => undefined);
@@ -175,6 +206,31 @@ export async function importBlog(
     }
   }
 
+  // Each post's id here, known before any is written: links between them lead here (a slug two
+  // posts share leads nowhere in particular and is left as it was).
+  const refCounts = new Map<string, number>();
+  for (const post of blog.posts) refCounts.set(post.ref, (refCounts.get(post.ref) ?? 0) + 1);
+  const postIds = new Map(
+    blog.posts.filter((post) => refCounts.get(post.ref) === 1).map((post) => [post.ref, newId()]),
+  );
+  const oldSite = blog.siteUrl?.replace(/\/+$/, "");
+  /** Links to the old site's posts, now to the same posts here. */
+  const relinked = (markdown: string) =>
+    markdown.replace(
+      MARKDOWN_LINK,
+      (whole, bang: string, label: string, url: string, title = "") => {
+        if (bang === "!") return whole;
+        const local = url.startsWith("/")
+          ? url
+          : oldSite && url.startsWith(`${oldSite}/`)
+            ? url.slice(oldSite.length)
+            : undefined;
+        const slug = local?.split(/[?#]/)[0]?.split("/").filter(Boolean).pop();
+        const id = slug === undefined ? undefined : postIds.get(slug);
+        return id ? `[${label}](/posts/details/${id}${String(title)})` : whole;
+      },
+    );
+
   options.progress?.start(`${blog.source} posts`, blog.posts.length);
   for (const post of blog.posts) {
     options.progress?.tick();
@@ -201,11 +257,18 @@ export async function importBlog(
       skip("it has no body");
       continue;
     }
-    const author = authors.get(post.authorRef);
+    // A post whose author row is gone (or unreadable) goes to the export's first author, named.
+    const fallback = blog.authors[0];
+    const author = authors.get(post.authorRef) ?? fallback;
     if (!author) {
       skip(`its author ${post.authorRef} is not in the export`);
       continue;
     }
+    const extra: string[] = [];
+    if (author === fallback && !authors.has(post.authorRef))
+      extra.push(
+        `its author ${post.authorRef || "(none named)"} is not in the export: it was given to ${author.name}`,
+      );
     const actor = await accountFor(author.name, author.email, author.bio, author.ref);
 
     const stored: string[] = [];
@@ -213,9 +276,20 @@ export async function importBlog(
       // Images in the body, each stored once and its address rewritten to this site's.
       const bodyImages: { key: string; width: number; height: number }[] = [];
       const replacements = new Map<string, string>();
+      const elsewhere = new Set<string>();
       for (const match of post.markdown.matchAll(MARKDOWN_IMAGE)) {
         const url = match[2] ?? "";
-        if (replacements.has(url) || !isSourceImage(url)) continue;
+        if (replacements.has(url) || elsewhere.has(url)) continue;
+        if (sourceImagePath(url) === undefined) {
+          elsewhere.add(url);
+          // Pages show only this site's images (its CSP): another site's stays a link.
+          report.missingImages.push({
+            post: post.ref,
+            url,
+            reason: "on another site: shown as a link to it",
+          });
+          continue;
+        }
         const image = await storedImage(post, url, BODY_IMAGE_MAX_BYTES);
         if (!image) continue;
         stored.push(image.key);
@@ -226,7 +300,17 @@ export async function importBlog(
         });
         replacements.set(url, imageUrl(deps.storage, image.key, "lg"));
       }
-      const markdown = post.markdown.replace(
+      const linked = relinked(post.markdown);
+      const stray = [...linked.matchAll(MARKDOWN_LINK)]
+        .filter(
+          ([, bang, , url = ""]) => bang === "" && /^\/(?!posts\/details\/|uploads\/)/.test(url),
+        )
+        .map((match) => match[3] ?? "");
+      if (stray.length > 0)
+        extra.push(
+          `links to the old site's pages that were not imported lead to paths this site does not have: ${[...new Set(stray)].join(", ")}`,
+        );
+      const markdown = linked.replace(
         MARKDOWN_IMAGE,
         (whole, alt: string, url: string, title?: string) => {
           const local = replacements.get(url);
@@ -253,6 +337,7 @@ export async function importBlog(
       }
       stored.push(imageKey);
       const category = await categoryFor(post);
+      const fitted = fittedTags(post.tags);
 
       // Written before the post, as an upload is: the renderer reads their sizes.
       if (bodyImages.length > 0)
@@ -274,7 +359,7 @@ export async function importBlog(
       // Nothing the source hid becomes public here: such a post waits as a draft (decision 019).
       const status = post.hiddenBecause === null ? post.status : "draft";
       const row: Insertable<PostsTable> = {
-        id: newId(),
+        id: postIds.get(post.ref) ?? newId(),
         user_id: actor.id,
         title,
         description: markdown,
@@ -282,6 +367,7 @@ export async function importBlog(
         image_key: imageKey,
         image_alt: post.featureImageAlt,
         ...body.columns,
+        tags: fitted.tags.join(" "),
         status,
         publish_at: null,
         published_at: status === "published" ? (post.publishedAt ?? post.createdAt) : null,
@@ -316,10 +402,17 @@ export async function importBlog(
       }
       await deps.db.transaction().execute(async (trx) => {
         await trx.insertInto("posts").values(row).execute();
+        if (fitted.tags.length > 0)
+          await trx
+            .insertInto("post_tags")
+            .values(fitted.tags.map((tag) => ({ post_id: row.id, tag })))
+            .execute();
         await body.claimImages(trx, row);
         if (comments.length > 0) await trx.insertInto("comments").values(comments).execute();
       });
       report.imported.posts += 1;
+      for (const note of [...extra, ...post.notes, ...fitted.notes])
+        report.notes.push(`post ${post.ref}: ${note}`);
       if (post.hiddenBecause !== null)
         report.drafts.push({ post: post.ref, title, reason: post.hiddenBecause });
       report.imported.comments += comments.length;
@@ -339,8 +432,48 @@ export async function importBlog(
   return report;
 }
 
-/** An image address the source's own uploads folder may hold. */
-const isSourceImage = (url: string) => relativeImagePath(url) !== undefined;
+/** The category a post is filed under here: its own, made to fit, or the default. */
+function categoryTitle(post: ForeignPost) {
+  let title = (post.category ?? "").trim().replace(/\s+/g, " ");
+  if (title.length < CATEGORY_TITLE_MIN) title = DEFAULT_CATEGORY;
+  if (title.length > CATEGORY_TITLE_MAX) title = title.slice(0, CATEGORY_TITLE_MAX).trim();
+  return title;
+}
+
+/** A source's tag name as a tag here (`Edge Case` is `edge-case`); undefined when none can be. */
+export function tagFrom(name: string): string | undefined {
+  const tag = normalizeTag(name)
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
+  return isTag(tag) ? tag : undefined;
+}
+
+/** The post's tags as this site takes them (at most TAGS_MAX), and what was left out, in words. */
+function fittedTags(names: readonly string[]) {
+  const kept: string[] = [];
+  const unfit: string[] = [];
+  const over: string[] = [];
+  for (const name of names) {
+    const tag = tagFrom(name);
+    if (tag === undefined) unfit.push(name);
+    else if (kept.includes(tag)) continue;
+    else if (kept.length < TAGS_MAX) kept.push(tag);
+    else over.push(name);
+  }
+  const notes: string[] = [];
+  if (over.length > 0)
+    notes.push(
+      `${String(over.length)} tag(s) not kept (a post has at most ${String(TAGS_MAX)} here): ${over.join(", ")}`,
+    );
+  if (unfit.length > 0)
+    notes.push(
+      `tag(s) not kept (a tag has 2 to 30 letters or digits): ${unfit.map((name) => JSON.stringify(name)).join(", ")}`,
+    );
+  return { tags: kept, notes };
+}
+
+/** WordPress's name for a resized copy of an upload: `photo-300x200.jpg`. */
+const RESIZED = /-\d+x\d+(\.\w+)$/;
 
 /**
  * The path inside the images folder that a source's image URL names: after `/content/images/`

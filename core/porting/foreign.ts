@@ -33,12 +33,16 @@ export interface ForeignPost {
   createdAt: string;
   updatedAt: string;
   category: string | null;
+  /** Its tags as the source names them, in its order (the writer makes them fit, or reports). */
+  tags: string[];
   authorRef: string;
   /** The feature image's URL in the source, if it has one. */
   featureImage: string | null;
   /** Its description for readers who cannot see it, where the source keeps one. */
   featureImageAlt: string | null;
   comments: ForeignComment[];
+  /** What the reader changed or left out of this post, each in words (the report lists them). */
+  notes: string[];
 }
 
 export interface ForeignBlog {
@@ -47,6 +51,13 @@ export interface ForeignBlog {
   posts: ForeignPost[];
   /** What the reader left out already (pages, trashed posts...), each with why. */
   skipped: { item: string; reason: string }[];
+  /**
+   * Where the images folder keeps a file the source names by an address outside its uploads
+   * path (a WordPress.com blog's `files.wordpress.com`): the address, and the path in the folder.
+   */
+  imagePaths?: ReadonlyMap<string, string>;
+  /** The old site's address, where its links to its own posts start (WordPress's channel link). */
+  siteUrl?: string;
 }
 
 /** The source's time as this site stores times (ISO-8601 UTC), or undefined when it is not one. */

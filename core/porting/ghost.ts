@@ -1,82 +1,105 @@
 import { z } from "zod";
 import { IMAGE_ALT_MAX } from "../../contract/limits.js";
 import { isoTime, SourceRefused, type ForeignBlog, type ForeignPost } from "./foreign.js";
-import { htmlToMarkdown } from "./html-to-markdown.js";
+import markdownItFactory, { type MarkdownIt } from "markdown-it";
+import { escapeMarkdown, htmlToMarkdown } from "./html-to-markdown.js";
 
 /**
  * Ghost's JSON export (Settings > Advanced > Import/Export > Export content): `db[0].data` holds
- * the tables posts, tags, posts_tags, users and posts_authors. A post's body is its `html` when
- * the export has it, else its Lexical (Ghost 5) or mobiledoc (Ghost 1-4) document.
+ * the tables posts, tags, posts_tags, users and posts_authors (0.x files have them at the top,
+ * some tools wrap them as `data.data`). Each row is read on its own: one that cannot be is
+ * reported and the rest imported. A post's body is its `html` when the export has it, else its
+ * Lexical (Ghost 5), mobiledoc (Ghost 1-4) or Markdown (Ghost 0.x) source.
  */
 const text = z.string().nullish();
-const GhostSchema = z.object({
-  data: z.object({
-    posts: z.array(
-      z.looseObject({
-        id: z.union([z.string(), z.number()]).transform(String),
-        title: text,
-        slug: text,
-        html: text,
-        lexical: text,
-        mobiledoc: text,
-        feature_image: text,
-        type: text,
-        status: text,
-        visibility: text,
-        created_at: z.unknown(),
-        updated_at: z.unknown(),
-        published_at: z.unknown(),
-        author_id: z.union([z.string(), z.number()]).nullish(),
-      }),
-    ),
-    tags: z
-      .array(
-        z.looseObject({
-          id: z.union([z.string(), z.number()]).transform(String),
-          name: z.string(),
-        }),
-      )
-      .default([]),
-    posts_tags: z
-      .array(
-        z.looseObject({
-          post_id: z.union([z.string(), z.number()]).transform(String),
-          tag_id: z.union([z.string(), z.number()]).transform(String),
-          sort_order: z.number().nullish(),
-        }),
-      )
-      .default([]),
-    users: z
-      .array(
-        z.looseObject({
-          id: z.union([z.string(), z.number()]).transform(String),
-          name: text,
-          slug: text,
-          email: text,
-          bio: text,
-        }),
-      )
-      .default([]),
-    // Ghost 5 keeps a feature image's alt text here.
-    posts_meta: z
-      .array(
-        z.looseObject({
-          post_id: z.union([z.string(), z.number()]).transform(String),
-          feature_image_alt: text,
-        }),
-      )
-      .default([]),
-    posts_authors: z
-      .array(
-        z.looseObject({
-          post_id: z.union([z.string(), z.number()]).transform(String),
-          author_id: z.union([z.string(), z.number()]).transform(String),
-          sort_order: z.number().nullish(),
-        }),
-      )
-      .default([]),
-  }),
+const id = z.union([z.string().min(1), z.number()]).transform(String);
+const PostRow = z.looseObject({
+  id,
+  title: text,
+  slug: text,
+  html: text,
+  lexical: text,
+  mobiledoc: text,
+  markdown: text,
+  feature_image: text,
+  // Ghost 0.x's name for it.
+  image: text,
+  type: text,
+  page: z.unknown().optional(),
+  featured: z.unknown().optional(),
+  status: text,
+  visibility: text,
+  created_at: z.unknown().optional(),
+  updated_at: z.unknown().optional(),
+  published_at: z.unknown().optional(),
+  author_id: z.union([z.string(), z.number()]).nullish(),
 });
+const TagRow = z.looseObject({ id, name: z.string() });
+const PostTagRow = z.looseObject({
+  post_id: id,
+  tag_id: id,
+  sort_order: z.number().nullish(),
+});
+const UserRow = z.looseObject({ id, name: text, slug: text, email: text, bio: text });
+// Ghost 5 keeps a feature image's alt text here.
+const PostMetaRow = z.looseObject({ post_id: id, feature_image_alt: text });
+const PostAuthorRow = z.looseObject({
+  post_id: id,
+  author_id: id,
+  sort_order: z.number().nullish(),
+});
+
+/** The database part of the export, wherever this file keeps it, and what to call that place. */
+function databaseOf(json: unknown): { data: Record<string, unknown>; where: string } | undefined {
+  const top = recordOf(json);
+  const inDb = Array.isArray(top?.db) ? recordOf(recordOf(top.db[0])?.data) : undefined;
+  if (inDb) return { data: inDb, where: "db[0].data" };
+  const wrapped = recordOf(recordOf(top?.data)?.data);
+  if (wrapped) return { data: wrapped, where: "data.data" };
+  const plain = recordOf(top?.data);
+  return plain ? { data: plain, where: "data" } : undefined;
+}
+
+const recordOf = (value: unknown) =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+
+/** The rows of one table that can be read; each other row is reported by its place and why. */
+function rowsOf<T>(
+  database: Record<string, unknown>,
+  table: string,
+  schema: z.ZodType<T>,
+  skipped: ForeignBlog["skipped"],
+): T[] {
+  const rows = database[table];
+  if (rows === undefined || rows === null) return [];
+  if (!Array.isArray(rows)) {
+    skipped.push({ item: `the ${table} table`, reason: "it is not a list of rows" });
+    return [];
+  }
+  const read: T[] = [];
+  rows.forEach((row: unknown, index) => {
+    const parsed = schema.safeParse(row);
+    if (parsed.success) {
+      read.push(parsed.data);
+      return;
+    }
+    const named = (row as { slug?: unknown; name?: unknown; title?: unknown } | null) ?? {};
+    const label = [named.slug, named.name, named.title].find(
+      (value): value is string => typeof value === "string",
+    );
+    const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join(".")))];
+    skipped.push({
+      item: `${table} row ${String(index + 1)}${label ? ` (${label})` : ""}`,
+      reason:
+        fields.length > 0 && fields[0] !== ""
+          ? `its ${fields.join(", ")} ${fields.length > 1 ? "are" : "is"} missing or unusable`
+          : "it is not a row of fields",
+    });
+  });
+  return read;
+}
 
 /** Who a Ghost post is for when not everyone: its `visibility`. */
 const AUDIENCES: Record<string, string> = {
@@ -105,49 +128,66 @@ export function readGhostExport(source: string): ForeignBlog {
       `The Ghost export is not valid JSON (${(error as Error).message}). Nothing was imported.`,
     );
   }
-  // Exports wrap the database in `db: [...]`; older ones have it at the top.
-  const database =
-    typeof json === "object" && json !== null && "db" in json && Array.isArray(json.db)
-      ? (json.db as unknown[])[0]
-      : json;
-  const parsed = GhostSchema.safeParse(database);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  const database = databaseOf(json);
+  if (!database || !Array.isArray(database.data.posts)) {
     throw new SourceRefused(
-      `This is not a Ghost JSON export: db[0].${issue?.path.join(".") ?? ""} ${issue?.message ?? ""}. Nothing was imported.`,
+      `This is not a Ghost JSON export: ${database?.where ?? "db[0].data"}.posts, the list of posts, is not there. Nothing was imported.`,
     );
   }
-  const { posts, tags, posts_tags, users, posts_authors, posts_meta } = parsed.data.data;
+  const skipped: ForeignBlog["skipped"] = [];
+  const table = <T>(name: string, schema: z.ZodType<T>) =>
+    rowsOf(database.data, name, schema, skipped);
+  const posts = table("posts", PostRow);
+  const tags = table("tags", TagRow);
+  const posts_tags = table("posts_tags", PostTagRow);
+  const users = table("users", UserRow);
+  const posts_meta = table("posts_meta", PostMetaRow);
+  const posts_authors = table("posts_authors", PostAuthorRow);
   const imageAlts = new Map(posts_meta.map((meta) => [meta.post_id, meta.feature_image_alt]));
   const tagNames = new Map(tags.map((tag) => [tag.id, tag.name]));
   const byOrder = (a: { sort_order?: number | null }, b: { sort_order?: number | null }) =>
     (a.sort_order ?? 0) - (b.sort_order ?? 0);
-  const skipped: ForeignBlog["skipped"] = [];
   const foreignPosts: ForeignPost[] = [];
 
   for (const post of posts) {
     const ref = post.slug ?? post.id;
-    if ((post.type ?? "post") !== "post") {
-      skipped.push({ item: `${post.type ?? ""} ${ref}`, reason: "pages are not posts here" });
+    const isPage = (post.type ?? "post") === "page" || post.page === true || post.page === 1;
+    if (isPage || (post.type ?? "post") !== "post") {
+      skipped.push({
+        item: `${isPage ? "page" : (post.type ?? "")} ${ref}`,
+        reason: isPage
+          ? "this site has posts only: copy a page's text into a post by hand if it should stay"
+          : "only posts are imported",
+      });
       continue;
     }
-    const createdAt = isoTime(post.created_at);
+    const createdAt =
+      isoTime(post.created_at) ?? isoTime(post.published_at) ?? isoTime(post.updated_at);
     if (!createdAt) {
       skipped.push({ item: `post ${ref}`, reason: "it has no creation time" });
       continue;
     }
+    const notes: string[] = [];
     // Ghost's primary tag is the post's first; internal tags (#...) are not categories.
-    const primaryTag = posts_tags
+    const names = posts_tags
       .filter((link) => link.post_id === post.id)
       .sort(byOrder)
       .map((link) => tagNames.get(link.tag_id))
-      .find((name) => name !== undefined && !name.startsWith("#"));
+      .filter((name) => name !== undefined);
+    const internal = names.filter((name) => name.startsWith("#"));
+    const [primaryTag = null, ...otherTags] = names.filter((name) => !name.startsWith("#"));
+    if (internal.length > 0)
+      notes.push(`internal tag(s) ${internal.join(", ")} not kept (they have no meaning here)`);
+    if (post.featured === true || post.featured === 1)
+      notes.push(
+        "was featured on Ghost; this site has no featured posts, it is listed by its date",
+      );
     const author =
       posts_authors.filter((link) => link.post_id === post.id).sort(byOrder)[0]?.author_id ??
       (post.author_id == null ? "" : String(post.author_id));
     let markdown: string;
     try {
-      markdown = bodyOf(post);
+      markdown = bodyOf(post, notes);
     } catch {
       skipped.push({
         item: `post ${ref}`,
@@ -164,11 +204,13 @@ export function readGhostExport(source: string): ForeignBlog {
       publishedAt: isoTime(post.published_at) ?? null,
       createdAt,
       updatedAt: isoTime(post.updated_at) ?? createdAt,
-      category: primaryTag ?? null,
+      category: primaryTag,
+      tags: otherTags,
       authorRef: author,
-      featureImage: post.feature_image ?? null,
+      featureImage: post.feature_image ?? post.image ?? null,
       featureImageAlt: imageAlts.get(post.id)?.trim().slice(0, IMAGE_ALT_MAX) || null,
       comments: [],
+      notes,
     });
   }
   return {
@@ -184,16 +226,42 @@ export function readGhostExport(source: string): ForeignBlog {
   };
 }
 
-function bodyOf(post: {
-  html?: string | null;
-  lexical?: string | null;
-  mobiledoc?: string | null;
-}) {
-  if (post.html?.trim()) return htmlToMarkdown(post.html);
-  if (post.lexical?.trim()) return lexicalToMarkdown(JSON.parse(post.lexical) as unknown);
-  if (post.mobiledoc?.trim()) return mobiledocToMarkdown(JSON.parse(post.mobiledoc) as unknown);
-  return "";
+function bodyOf(
+  post: {
+    html?: string | null;
+    lexical?: string | null;
+    mobiledoc?: string | null;
+    markdown?: string | null;
+  },
+  notes: string[],
+) {
+  let markdown = "";
+  if (post.html?.trim()) markdown = htmlToMarkdown(post.html);
+  else if (post.lexical?.trim())
+    markdown = lexicalToMarkdown(JSON.parse(post.lexical) as unknown, notes);
+  else if (post.mobiledoc?.trim())
+    markdown = mobiledocToMarkdown(JSON.parse(post.mobiledoc) as unknown, notes);
+  else if (post.markdown?.trim()) markdown = safeMarkdown(post.markdown, notes);
+  // Ghost writes its own address in links as this placeholder: they become paths here (the
+  // writer leads those to imported posts to them). Images keep it until they are looked up.
+  return markdown.replace(
+    /(!?)\[([^\]]*)\]\(__GHOST_URL__(\/[^)\s]*)/g,
+    (whole, bang: string, label: string, path: string) =>
+      bang === "!" ? whole : `[${label}](${path}`,
+  );
 }
+
+/** Markdown the writer gave (a card, a 0.x post), without what would run as script. */
+function safeMarkdown(markdown: string, notes: string[]) {
+  if (!/<\s*\/?\s*script\b|<[a-z][^>]*\son[a-z]+\s*=|javascript:/i.test(markdown)) return markdown;
+  notes.push("a script in the post was left out (the rest of it kept)");
+  // As Ghost shows it (Markdown to HTML), then back with the script dropped.
+  return htmlToMarkdown(markdownToHtml(markdown));
+}
+
+let markdownIt: MarkdownIt | undefined;
+const markdownToHtml = (markdown: string) =>
+  (markdownIt ??= markdownItFactory({ html: true })).render(markdown);
 
 interface LexicalNode {
   type?: string;
@@ -203,20 +271,42 @@ interface LexicalNode {
   listType?: string;
   url?: string;
   src?: string;
+  alt?: string;
   altText?: string;
+  title?: string;
   caption?: string;
   markdown?: string;
   html?: string;
   code?: string;
   language?: string;
+  calloutText?: string;
+  calloutEmoji?: string;
+  heading?: string;
+  content?: string;
+  buttonText?: string;
+  buttonUrl?: string;
+  images?: LexicalNode[];
+  fileName?: string;
+  fileTitle?: string;
+  metadata?: { title?: string; description?: string };
   children?: LexicalNode[];
 }
 
-/** Ghost 5's Lexical document: its common nodes and cards; anything else by its text. */
-export function lexicalToMarkdown(document: unknown): string {
+/** Emphasis around text, its outer spaces kept outside (`* word*` is no emphasis in Markdown). */
+function wrapped(value: string, start: string, end = start) {
+  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(value);
+  if (!match?.[2]) return value;
+  return `${match[1] ?? ""}${start}${match[2]}${end}${match[3] ?? ""}`;
+}
+
+/**
+ * Ghost 5's Lexical document: Lexical's nodes and Ghost's own (`extended-text`, `extended-heading`,
+ * `extended-quote`) and cards; a card with no equivalent here is named in `notes`.
+ */
+export function lexicalToMarkdown(document: unknown, notes: string[] = []): string {
   const root = (document as { root?: LexicalNode } | null)?.root;
   return (root?.children ?? [])
-    .map((node) => lexicalBlock(node))
+    .map((node) => lexicalBlock(node, notes))
     .filter(Boolean)
     .join("\n\n")
     .trim();
@@ -226,44 +316,95 @@ function lexicalInline(nodes: LexicalNode[] = []): string {
   return nodes
     .map((node) => {
       if (node.type === "linebreak") return "  \n";
-      if (node.type === "link") return `[${lexicalInline(node.children)}](${node.url ?? ""})`;
+      if (node.type === "link" || node.type === "autolink")
+        return `[${lexicalInline(node.children)}](${node.url ?? ""})`;
       if (node.children) return lexicalInline(node.children);
-      let value = node.text ?? "";
       const format = typeof node.format === "number" ? node.format : 0;
-      if (format & 16) value = `\`${value}\``;
-      if (format & 2) value = `*${value}*`;
-      if (format & 1) value = `**${value}**`;
+      // Lexical's format bits: 1 bold, 2 italic, 4 strike-through, 16 code, 32 sub, 64 super.
+      if (format & 16) return wrapped(node.text ?? "", "`");
+      let value = escapeMarkdown(node.text ?? "");
+      if (format & 32) value = wrapped(value, "<sub>", "</sub>");
+      if (format & 64) value = wrapped(value, "<sup>", "</sup>");
+      if (format & 4) value = wrapped(value, "~~");
+      if (format & 2) value = wrapped(value, "*");
+      if (format & 1) value = wrapped(value, "**");
       return value;
     })
     .join("");
 }
 
-function lexicalBlock(node: LexicalNode): string {
+const captionOf = (caption: string | undefined) =>
+  caption?.trim() ? `\n\n*${htmlToMarkdown(caption)}*` : "";
+
+function lexicalList(node: LexicalNode, depth: number): string {
+  const ordered = node.listType === "number";
+  let number = 0;
+  return (node.children ?? [])
+    .map((item) => {
+      const nested = (item.children ?? []).filter((child) => child.type === "list");
+      const inline = lexicalInline((item.children ?? []).filter((child) => child.type !== "list"));
+      const lines = nested.map((list) => lexicalList(list, depth + 1));
+      if (inline.trim() === "" && lines.length > 0) return lines.join("\n");
+      number += 1;
+      const marker = ordered ? `${String(number)}.` : "-";
+      return [`${"   ".repeat(depth)}${marker} ${inline}`, ...lines].join("\n");
+    })
+    .join("\n");
+}
+
+function lexicalBlock(node: LexicalNode, notes: string[]): string {
   switch (node.type) {
     case "heading":
+    case "extended-heading":
       return `${"#".repeat(Number(node.tag?.slice(1)) || 2)} ${lexicalInline(node.children)}`;
     case "quote":
+    case "extended-quote":
     case "aside":
       return `> ${lexicalInline(node.children)}`;
     case "list":
-      return (node.children ?? [])
-        .map(
-          (item, index) =>
-            `${node.listType === "number" ? `${String(index + 1)}.` : "-"} ${lexicalInline(item.children)}`,
-        )
-        .join("\n");
+      return lexicalList(node, 0);
     case "image":
-      return `![${node.altText ?? ""}](${node.src ?? ""})${node.caption ? `\n\n*${htmlToMarkdown(node.caption)}*` : ""}`;
+      return `![${node.altText ?? node.alt ?? ""}](${node.src ?? ""})${captionOf(node.caption)}`;
+    case "gallery":
+      return (
+        (node.images ?? [])
+          .map((image) => `![${image.alt ?? image.altText ?? ""}](${image.src ?? ""})`)
+          .join("\n") + captionOf(node.caption)
+      );
     case "markdown":
-      return node.markdown ?? "";
+      return safeMarkdown(node.markdown ?? "", notes);
     case "html":
       return htmlToMarkdown(node.html ?? "");
     case "codeblock":
-      return `\`\`\`${node.language ?? ""}\n${node.code ?? ""}\n\`\`\``;
+      return `\`\`\`${node.language ?? ""}\n${node.code ?? ""}\n\`\`\`${captionOf(node.caption)}`;
     case "horizontalrule":
       return "---";
-    default:
+    case "callout":
+      return `> ${[node.calloutEmoji, htmlToMarkdown(node.calloutText ?? "")].filter(Boolean).join(" ")}`;
+    case "toggle":
+      return `**${htmlToMarkdown(node.heading ?? "")}**\n\n${htmlToMarkdown(node.content ?? "")}`;
+    case "button":
+      return node.buttonUrl ? `[${node.buttonText ?? node.buttonUrl}](${node.buttonUrl})` : "";
+    case "bookmark":
+    case "embed":
+      return node.url
+        ? `[${node.metadata?.title ?? node.url}](${node.url})${captionOf(node.caption)}`
+        : "";
+    case "video":
+    case "audio":
+    case "file":
+      return node.src
+        ? `[${node.fileTitle ?? node.fileName ?? node.title ?? node.src}](${node.src})${captionOf(node.caption)}`
+        : "";
+    case "paragraph":
+    case "extended-text":
+    case "text":
+    case undefined:
       return lexicalInline(node.children ?? (node.text ? [node] : []));
+    default:
+      if (node.children || node.text) return lexicalInline(node.children ?? [node]);
+      notes.push(`a ${node.type} card has no equivalent here and was left out`);
+      return "";
   }
 }
 
@@ -274,8 +415,37 @@ interface Mobiledoc {
   sections?: unknown[][];
 }
 
-/** Ghost 1-4's mobiledoc: markup and list sections, and the markdown, html, image, code and hr cards. */
-export function mobiledocToMarkdown(document: unknown): string {
+/** What a mobiledoc markup opens and closes, in Markdown. */
+function delimitersOf(tag: string, attributes: unknown[]): [string, string] {
+  const value = attributes[attributes.indexOf("href") + 1];
+  switch (tag.toLowerCase()) {
+    case "b":
+    case "strong":
+      return ["**", "**"];
+    case "i":
+    case "em":
+      return ["*", "*"];
+    case "code":
+      return ["`", "`"];
+    case "s":
+    case "strike":
+    case "del":
+      return ["~~", "~~"];
+    case "sub":
+    case "sup":
+      return [`<${tag}>`, `</${tag}>`];
+    case "a":
+      return ["[", `](${typeof value === "string" ? value : ""})`];
+    default:
+      return ["", ""];
+  }
+}
+
+/**
+ * Ghost 1-4's mobiledoc: markup and list sections, and the markdown, html, image (with caption),
+ * code (with caption), gallery, embed, bookmark and hr cards; any other card is named in `notes`.
+ */
+export function mobiledocToMarkdown(document: unknown, notes: string[] = []): string {
   const doc = (document ?? {}) as Mobiledoc;
   const markups = doc.markups ?? [];
   const cards = doc.cards ?? [];
@@ -283,25 +453,22 @@ export function mobiledocToMarkdown(document: unknown): string {
     let out = "";
     const open: string[] = [];
     for (const [kind, opened, closed, value] of markers) {
+      let text = kind === 0 ? escapeMarkdown(String(value)) : "";
       for (const index of opened) {
         const [tag, attributes = []] = markups[index] ?? ["", []];
-        const value = attributes[attributes.indexOf("href") + 1];
-        const href = typeof value === "string" ? value : "";
-        const [start, end] =
-          tag === "b" || tag === "strong"
-            ? ["**", "**"]
-            : tag === "i" || tag === "em"
-              ? ["*", "*"]
-              : tag === "code"
-                ? ["`", "`"]
-                : tag === "a"
-                  ? ["[", `](${href})`]
-                  : ["", ""];
-        out += start;
+        const [start, end] = delimitersOf(tag, attributes);
+        // Spaces before the opening delimiter, as Markdown needs them.
+        const lead = /^\s*/.exec(text)?.[0] ?? "";
+        out += lead + start;
+        text = text.slice(lead.length);
         open.push(end);
       }
-      out += kind === 0 ? String(value) : "";
-      for (let count = 0; count < closed; count += 1) out += open.pop() ?? "";
+      out += text;
+      for (let count = 0; count < closed; count += 1) {
+        // And after the closing one.
+        const trail = /\s*$/.exec(out)?.[0] ?? "";
+        out = out.slice(0, out.length - trail.length) + (open.pop() ?? "") + trail;
+      }
     }
     return out;
   };
@@ -323,11 +490,32 @@ export function mobiledocToMarkdown(document: unknown): string {
     if (kind === 10) {
       const [name, payload] = cards[Number(section[1])] ?? ["", {}];
       const field = (key: string) => (typeof payload[key] === "string" ? payload[key] : "");
-      if (name === "markdown" || name === "card-markdown") return field("markdown");
-      if (name === "html") return htmlToMarkdown(field("html"));
-      if (name === "image") return `![${field("alt")}](${field("src")})`;
-      if (name === "code") return `\`\`\`${field("language")}\n${field("code")}\n\`\`\``;
-      if (name === "hr") return "---";
+      const caption = captionOf(field("caption"));
+      switch (name) {
+        case "markdown":
+        case "card-markdown":
+          return safeMarkdown(field("markdown"), notes);
+        case "html":
+          return htmlToMarkdown(field("html"));
+        case "image":
+          return `![${field("alt")}](${field("src")})${caption}`;
+        case "gallery": {
+          const images = Array.isArray(payload.images) ? (payload.images as LexicalNode[]) : [];
+          return (
+            images.map((image) => `![${image.alt ?? ""}](${image.src ?? ""})`).join("\n") + caption
+          );
+        }
+        case "code":
+          return `\`\`\`${field("language")}\n${field("code")}\n\`\`\`${caption}`;
+        case "embed":
+        case "bookmark":
+          return field("url") ? `[${field("url")}](${field("url")})${caption}` : "";
+        case "hr":
+          return "---";
+        default:
+          notes.push(`a ${name || "nameless"} card has no equivalent here and was left out`);
+          return "";
+      }
     }
     return "";
   });

@@ -6,10 +6,28 @@ import TurndownService from "turndown";
  * sanitized by the renderer (core/posts/body.ts) like any body.
  */
 let service: TurndownService | undefined;
+/** The abbreviations of the HTML being converted, defined after it. */
+const abbreviations = new Map<string, string>();
+
+/** An element as the rules read it (this project's types have no DOM). */
+interface Attributed {
+  getAttribute(name: string): string | null;
+}
 
 export function htmlToMarkdown(html: string): string {
   service ??= createService();
-  return service.turndown(html).trim();
+  abbreviations.clear();
+  // HTML's old name for an abbreviation.
+  const markdown = service.turndown(html.replace(/<(\/?)acronym\b/gi, "<$1abbr")).trim();
+  if (abbreviations.size === 0) return markdown;
+  const definitions = [...abbreviations].map(([text, title]) => `*[${text}]: ${title}`);
+  return `${markdown}\n\n${definitions.join("\n")}`;
+}
+
+/** Text as Markdown that shows it literally (`*` stays a star). */
+export function escapeMarkdown(text: string): string {
+  service ??= createService();
+  return service.escape(text);
 }
 
 function createService() {
@@ -25,6 +43,59 @@ function createService() {
   turndown.addRule("figcaption", {
     filter: "figcaption",
     replacement: (content) => `\n\n*${content.trim()}*\n\n`,
+  });
+  // GFM's strike-through for every way HTML writes it.
+  turndown.addRule("strikethrough", {
+    filter: ["del", "s", "strike"],
+    replacement: (content) => (content.trim() === "" ? content : `~~${content}~~`),
+  });
+  turndown.addRule("code-like", {
+    filter: ["tt", "samp"],
+    replacement: (content) => (content.trim() === "" ? content : `\`${content}\``),
+  });
+  turndown.addRule("emphasis-like", {
+    filter: ["cite", "var", "dfn"],
+    replacement: (content) => (content.trim() === "" ? content : `*${content}*`),
+  });
+  turndown.addRule("quotation", {
+    filter: "q",
+    replacement: (content) => `“${content}”`,
+  });
+  // Markdown has no words for these: they stay HTML, which the renderer allows (core/posts/body.ts).
+  // Markdown-it's sub- and superscript: `H~2~O`, `x^2^` (spaces inside escaped).
+  for (const [name, mark] of [
+    ["sub", "~"],
+    ["sup", "^"],
+  ] as const)
+    turndown.addRule(name, {
+      filter: name,
+      replacement: (content) =>
+        content.trim() === "" ? content : `${mark}${content.trim().replace(/ /g, "\\ ")}${mark}`,
+    });
+  turndown.addRule("keyboard", {
+    filter: "kbd",
+    replacement: (content) => (content.trim() === "" ? content : `\`${content}\``),
+  });
+  // An abbreviation is its text, its title defined once at the end: `*[HTML]: Hypertext…`.
+  turndown.addRule("abbr", {
+    filter: "abbr",
+    replacement: (content, node) => {
+      const title = (node as unknown as Attributed).getAttribute("title")?.trim() ?? "";
+      if (title !== "" && content.trim() !== "") abbreviations.set(content.trim(), title);
+      return content;
+    },
+  });
+  turndown.addRule("definition-term", {
+    filter: "dt",
+    replacement: (content) => `\n\n${content.replace(/\s*\n\s*/g, " ").trim()}\n`,
+  });
+  turndown.addRule("definition", {
+    filter: "dd",
+    replacement: (content) => `: ${content.replace(/\s*\n\s*/g, " ").trim()}\n`,
+  });
+  turndown.addRule("definition-list", {
+    filter: "dl",
+    replacement: (content) => `\n\n${content.trim()}\n\n`,
   });
   return turndown;
 }

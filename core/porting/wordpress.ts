@@ -1,4 +1,5 @@
 import { SaxesParser } from "saxes";
+import { IMAGE_ALT_MAX } from "../../contract/limits.js";
 import {
   isoTime,
   SourceRefused,
@@ -8,6 +9,13 @@ import {
   type ForeignPost,
 } from "./foreign.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
+import {
+  autop,
+  commentText,
+  expandShortcodes,
+  textOfHtml,
+  type Attachment,
+} from "./wordpress-html.js";
 
 /** An element of the export, as far as the reader needs: its name, attributes, children, text. */
 interface XmlElement {
@@ -67,24 +75,6 @@ function wordpressTime(value: string) {
   );
 }
 
-/**
- * WordPress's paragraphs are often blank lines rather than <p> elements (its editor adds them when
- * it shows a post): those become paragraphs before the HTML is read.
- */
-function withParagraphs(html: string) {
-  if (/<p[\s>]/i.test(html)) return html;
-  return html
-    .split(/\n\s*\n/)
-    .map((block) => block.trim())
-    .filter(Boolean)
-    .map((block) =>
-      /^<(h[1-6]|ul|ol|blockquote|pre|figure|div|table|hr|!--)/i.test(block)
-        ? block
-        : `<p>${block.replace(/\n/g, "<br>")}</p>`,
-    )
-    .join("\n");
-}
-
 /** Why a post of these statuses is not public on WordPress; a plain draft needs no reason. */
 const HIDDEN_STATUSES: Record<string, string> = {
   private: "private",
@@ -115,18 +105,41 @@ export function readWordpressExport(source: string): ForeignBlog {
     bio: "",
   }));
   const items = all(channel, "item");
-  const attachments = new Map(
-    items
-      .filter((item) => textOf(item, "wp:post_type") === "attachment")
-      .map((item) => [textOf(item, "wp:post_id"), textOf(item, "wp:attachment_url")]),
-  );
+  const metaOf = (item: XmlElement, key: string) =>
+    textOf(
+      all(item, "wp:postmeta").find((meta) => textOf(meta, "wp:meta_key") === key),
+      "wp:meta_value",
+    );
+  const attachments: Attachment[] = items
+    .filter((item) => textOf(item, "wp:post_type") === "attachment")
+    .map((item) => ({
+      id: textOf(item, "wp:post_id"),
+      parent: textOf(item, "wp:post_parent"),
+      url: textOf(item, "wp:attachment_url") || textOf(item, "guid"),
+      title: textOfHtml(child(item, "title")?.text ?? ""),
+      alt: metaOf(item, "_wp_attachment_image_alt"),
+    }));
+  const attachmentsById = new Map(attachments.map((attachment) => [attachment.id, attachment]));
+  // Where each upload sits in wp-content/uploads, whatever address the export gives it.
+  const imagePaths = new Map<string, string>();
+  for (const item of items) {
+    const file = metaOf(item, "_wp_attached_file");
+    const url = textOf(item, "wp:attachment_url");
+    if (file !== "" && url !== "") imagePaths.set(url, file);
+  }
   const skipped: ForeignBlog["skipped"] = [];
   const posts: ForeignPost[] = [];
   for (const item of items) {
     const type = textOf(item, "wp:post_type");
     const ref = textOf(item, "wp:post_name") || textOf(item, "wp:post_id");
     if (type !== "post") {
-      if (type !== "attachment" && type !== "nav_menu_item")
+      if (type === "page")
+        skipped.push({
+          item: `page ${ref}`,
+          reason:
+            "this site has posts only: copy a page's text into a post by hand if it should stay",
+        });
+      else if (type !== "attachment" && type !== "nav_menu_item")
         skipped.push({ item: `${type || "item"} ${ref}`, reason: "only posts are imported" });
       continue;
     }
@@ -143,9 +156,7 @@ export function readWordpressExport(source: string): ForeignBlog {
       skipped.push({ item: `post ${ref}`, reason: "it has no date" });
       continue;
     }
-    const thumbnail = all(item, "wp:postmeta").find(
-      (meta) => textOf(meta, "wp:meta_key") === "_thumbnail_id",
-    );
+    const notes: string[] = [];
     const comments: ForeignComment[] = [];
     for (const comment of all(item, "wp:comment")) {
       const author = textOf(comment, "wp:comment_author") || "Anonymous";
@@ -162,8 +173,8 @@ export function readWordpressExport(source: string): ForeignBlog {
       comments.push({
         authorName: author,
         authorEmail: textOf(comment, "wp:comment_author_email"),
-        // Comments here are plain text: the HTML WordPress allows in them is read as text.
-        text: htmlToMarkdown(withParagraphs(child(comment, "wp:comment_content")?.text ?? "")),
+        // Comments here are plain text: the HTML WordPress allows in them becomes its text.
+        text: commentText(child(comment, "wp:comment_content")?.text ?? ""),
         createdAt: commentedAt,
       });
     }
@@ -172,27 +183,51 @@ export function readWordpressExport(source: string): ForeignBlog {
       textOf(item, "wp:post_password") === ""
         ? (HIDDEN_STATUSES[status] ?? null)
         : "password-protected";
+    const terms = (domain: string) =>
+      all(item, "category")
+        .filter((category) => category.attributes.domain === domain)
+        .map((category) => textOfHtml(category.text))
+        .filter(Boolean);
+    const [category = null, ...otherCategories] = terms("category");
+    if (otherCategories.length > 0)
+      notes.push(
+        `also in the categories ${otherCategories.join(", ")} (a post has one category here): kept as tags where they fit`,
+      );
+    if (textOf(item, "wp:is_sticky") === "1")
+      notes.push(
+        "was sticky on WordPress; this site has no pinned posts, it is listed by its date",
+      );
+    const html = expandShortcodes(
+      child(item, "content:encoded")?.text ?? "",
+      { postId: textOf(item, "wp:post_id"), attachments },
+      notes,
+    );
+    const cover = attachmentsById.get(metaOf(item, "_thumbnail_id"));
     posts.push({
       ref,
-      title: child(item, "title")?.text ?? "",
-      markdown: htmlToMarkdown(withParagraphs(child(item, "content:encoded")?.text ?? "")),
+      title: textOfHtml(child(item, "title")?.text ?? ""),
+      markdown: htmlToMarkdown(autop(html)),
       status: status === "publish" ? "published" : "draft",
       hiddenBecause,
       publishedAt: status === "publish" ? createdAt : null,
       createdAt,
       updatedAt: wordpressTime(textOf(item, "wp:post_modified_gmt")) ?? createdAt,
-      category:
-        all(item, "category")
-          .find((category) => category.attributes.domain === "category")
-          ?.text.trim() ?? null,
+      category,
+      tags: [...terms("post_tag"), ...otherCategories],
       authorRef: textOf(item, "dc:creator"),
-      featureImage: thumbnail
-        ? (attachments.get(textOf(thumbnail, "wp:meta_value")) ?? null)
-        : null,
-      // WordPress keeps alt text on the attachment's meta, which WXR carries unreliably.
-      featureImageAlt: null,
+      featureImage: cover?.url ?? null,
+      featureImageAlt: cover?.alt.slice(0, IMAGE_ALT_MAX) || null,
       comments,
+      notes,
     });
   }
-  return { source: "WordPress", authors, posts, skipped };
+  const siteUrl = textOf(channel, "link");
+  return {
+    source: "WordPress",
+    authors,
+    posts,
+    skipped,
+    imagePaths,
+    ...(URL.canParse(siteUrl) ? { siteUrl } : {}),
+  };
 }

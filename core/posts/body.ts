@@ -137,6 +137,12 @@ const LANGUAGES = [
 // sanitizer cost ~10 MB and 40 ms, and most requests read what was rendered when it was written.
 const loadMarkdownIt = lazyModule<typeof MarkdownItFactory>("markdown-it");
 const loadXss = lazyModule<typeof xssModule>("xss");
+const MARKDOWN_PLUGINS = [
+  "markdown-it-sub",
+  "markdown-it-sup",
+  "markdown-it-abbr",
+  "markdown-it-deflist",
+];
 const loadHighlighter = lazyModule<Highlighter>("highlight.js/lib/core");
 
 let loadedTools: { md: MarkdownIt; hljs: Highlighter; sanitizer: xssModule.FilterXSS } | undefined;
@@ -437,6 +443,8 @@ function createMarkdown(hljs: Highlighter) {
   // Every link is parsed as a link so `inspect` sees it: a javascript: one refuses the body, and
   // any other scheme is unlinked there (markdown-it alone would quietly leave it as text).
   md.validateLink = () => true;
+  // What other platforms' HTML has and CommonMark lacks (imports keep it, decision 019).
+  for (const plugin of MARKDOWN_PLUGINS) md.use(lazyModule<(md: MarkdownIt) => void>(plugin)());
   md.core.ruler.push("inspect", inspect);
   md.core.ruler.push("heading_anchors", headingAnchors);
 
@@ -510,6 +518,13 @@ const ALLOWED_TAGS: Record<string, string[]> = {
   strong: [],
   em: [],
   s: [],
+  // Subscript (`H~2~O`), superscript (`x^2^`), abbreviations (`*[HTML]: …`), definition lists.
+  sub: [],
+  sup: [],
+  abbr: ["title"],
+  dl: [],
+  dt: [],
+  dd: [],
   code: ["class"],
   pre: ["tabindex"],
   span: ["class"],

@@ -263,7 +263,9 @@ describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TI
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("posts: 3");
     expect(first.stdout).toContain("new accounts: 2");
-    expect(first.stdout).toContain("page about: pages are not posts here");
+    expect(first.stdout).toContain(
+      "page about: this site has posts only: copy a page's text into a post by hand if it should stay",
+    );
     expect(first.stdout).toMatch(
       /post too-long: its body is \d+ characters as Markdown; posts may have 20000/,
     );

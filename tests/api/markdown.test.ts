@@ -190,6 +190,17 @@ describe("a Markdown body that is stored", () => {
     );
   });
 
+  it("writes sub- and superscript, abbreviations and definition lists (what imports keep)", async () => {
+    expect(
+      await htmlOf(
+        "H~2~O and x^2^, in HTML.\n\nTerm\n: Its definition\n\n*[HTML]: Hypertext Markup Language",
+      ),
+    ).toBe(
+      '<p>H<sub>2</sub>O and x<sup>2</sup>, in <abbr title="Hypertext Markup Language">HTML</abbr>.</p>\n' +
+        "<dl>\n<dt>Term</dt>\n<dd>Its definition</dd>\n</dl>\n",
+    );
+  });
+
   it("shows raw HTML that is no script as text", async () => {
     const description =
       '<div class="x">Hi</div>\n\nAn <iframe src="https://x.example"></iframe> and <b>bold</b>';
