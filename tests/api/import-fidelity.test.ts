@@ -324,3 +324,281 @@ describe(
     });
   },
 );
+
+// --- Ghost ---------------------------------------------------------------------------------------
+
+/** A Ghost 0.x export: the tables at the top, numeric ids, Markdown bodies, one unreadable row each. */
+function ghostZero() {
+  return {
+    meta: { exported_on: 1388534400000, version: "003" },
+    data: {
+      posts: [
+        {
+          id: 1,
+          title: "Old markdown",
+          slug: "old-markdown",
+          markdown: "Some *text* from 2014.",
+          image: null,
+          page: 0,
+          featured: 1,
+          status: "published",
+          author_id: 1,
+          created_at: 1388534400000,
+          published_at: 1388534400000,
+        },
+        {
+          id: 2,
+          title: "Old page",
+          slug: "old-page",
+          markdown: "A page.",
+          page: 1,
+          author_id: 1,
+          created_at: 1388534400000,
+        },
+        {
+          id: 3,
+          title: "By a lost author",
+          slug: "lost-author",
+          markdown: "Written by someone whose row is gone.",
+          status: "draft",
+          author_id: 2,
+          created_at: "2014-02-01 10:00:00",
+        },
+        { title: "No id", slug: "no-id", markdown: "Cannot be linked." },
+      ],
+      users: [
+        { id: 1, name: "Old Owner", slug: "owner", email: "owner@old.example" },
+        { name: "Nameless Row", email: "lost@old.example" },
+      ],
+      tags: [{ id: 1, name: "Archive" }],
+      posts_tags: [{ post_id: 1, tag_id: 1 }],
+    },
+  };
+}
+
+function ghostFourAndFive() {
+  const mobiledoc = {
+    version: "0.3.1",
+    markups: [
+      ["em"],
+      ["a", ["href", "__GHOST_URL__/welcome/"]],
+      ["a", ["href", "__GHOST_URL__/about/"]],
+    ],
+    atoms: [],
+    cards: [
+      [
+        "image",
+        {
+          src: "https://images.example/boat.png",
+          alt: "A boat",
+          caption: "A boat <em>at rest</em>",
+        },
+      ],
+      ["code", { code: "echo hi", language: "sh", caption: "The script" }],
+      ["markdown", { markdown: "Kept words.\n\n<script>alert(1)</script>\n\nMore kept words." }],
+      ["product", { productTitle: "A thing" }],
+    ],
+    sections: [
+      [
+        1,
+        "p",
+        [
+          [0, [0], 1, "emphasis "],
+          [0, [], 0, "then text, "],
+          [0, [1], 1, "the welcome post"],
+          [0, [], 0, " and "],
+          [0, [2], 1, "about"],
+        ],
+      ],
+      [10, 0],
+      [10, 1],
+      [10, 2],
+      [10, 3],
+    ],
+  };
+  const lexical = {
+    root: {
+      type: "root",
+      children: [
+        {
+          type: "extended-heading",
+          tag: "h2",
+          children: [{ type: "extended-text", text: "Five", format: 0 }],
+        },
+        {
+          type: "paragraph",
+          children: [
+            { type: "extended-text", text: "Bold and spaced ", format: 1 },
+            { type: "extended-text", text: "then 2 * 3 plain.", format: 0 },
+          ],
+        },
+        {
+          type: "list",
+          listType: "number",
+          children: [
+            { type: "listitem", children: [{ type: "extended-text", text: "one" }] },
+            {
+              type: "listitem",
+              children: [
+                {
+                  type: "list",
+                  listType: "bullet",
+                  children: [
+                    { type: "listitem", children: [{ type: "extended-text", text: "inner" }] },
+                  ],
+                },
+              ],
+            },
+            { type: "listitem", children: [{ type: "extended-text", text: "two" }] },
+          ],
+        },
+        {
+          type: "image",
+          src: "https://images.example/sea.png",
+          altText: "The sea",
+          caption: "Calm <b>sea</b>",
+        },
+        { type: "codeblock", code: "let x = 1;", language: "js", caption: "A line" },
+        { type: "callout", calloutEmoji: "💡", calloutText: "<p>A tip.</p>" },
+        { type: "signup", header: "Subscribe" },
+      ],
+    },
+  };
+  const row = (id: string, title: string, slug: string, body: Record<string, string>) => ({
+    id,
+    title,
+    slug,
+    html: null,
+    lexical: null,
+    mobiledoc: null,
+    ...body,
+    type: "post",
+    status: "published",
+    created_at: "2023-01-01T00:00:00.000Z",
+    updated_at: "2023-01-02T00:00:00.000Z",
+    published_at: "2023-01-01T00:00:00.000Z",
+  });
+  return {
+    db: [
+      {
+        meta: { version: "5.0.0" },
+        data: {
+          posts: [
+            row("g1", "Welcome", "welcome", { html: "<p>Hello.</p>" }),
+            row("g2", "Mobiledoc cards", "cards", { mobiledoc: JSON.stringify(mobiledoc) }),
+            row("g3", "Lexical five", "lexical-five", { lexical: JSON.stringify(lexical) }),
+          ],
+          users: [{ id: "u1", name: "Modern Writer", email: "modern@ghost.example" }],
+          posts_authors: ["g1", "g2", "g3"].map((post) => ({ post_id: post, author_id: "u1" })),
+        },
+      },
+    ],
+  };
+}
+
+describe("npm run import -- --ghost: from 0.x to 5", { timeout: CLI_TIMEOUT }, () => {
+  const runs: Record<string, CliRun> = {};
+
+  beforeAll(async () => {
+    const files = {
+      zero: ghostZero(),
+      wrapped: {
+        data: {
+          meta: { version: "4.0.0" },
+          data: {
+            posts: [
+              {
+                id: "w1",
+                title: "Wrapped",
+                slug: "wrapped",
+                html: "<p>Inside.</p>",
+                status: "published",
+                created_at: "2022-01-01T00:00:00.000Z",
+                author_id: "wu",
+              },
+            ],
+            users: [{ id: "wu", name: "Wrapped Writer", email: "wrapped@ghost.example" }],
+          },
+        },
+      },
+      modern: ghostFourAndFive(),
+    };
+    for (const [name, content] of Object.entries(files)) {
+      const file = path.join(scratch, `${name}.json`);
+      await writeFile(file, JSON.stringify(content));
+      runs[name] = await runCli("import", ["--ghost", file], site());
+    }
+  }, 90_000);
+
+  it("imports what an old export can give, each row it cannot named in words", async () => {
+    const zero = runs.zero;
+    expect(zero?.stderr).toBe("");
+    expect(zero?.code).toBe(0);
+    expect(zero?.stdout).toContain("posts: 2");
+    expect(zero?.stdout).toContain("users row 2 (Nameless Row): its id is missing or unusable");
+    expect(zero?.stdout).toContain("posts row 4 (no-id): its id is missing or unusable");
+    expect(zero?.stdout).toContain(
+      "page old-page: this site has posts only: copy a page's text into a post by hand if it should stay",
+    );
+    expect(zero?.stdout).toContain(
+      "post lost-author: its author 2 is not in the export: it was given to Old Owner",
+    );
+    expect(zero?.stdout).toContain(
+      "post old-markdown: was featured on Ghost; this site has no featured posts, it is listed by its date",
+    );
+    const old = await post("Old markdown");
+    expect(old).toMatchObject({
+      category: "Archive",
+      status: "published",
+      created_at: "2014-01-01T00:00:00.000Z",
+      updated_at: "2014-01-01T00:00:00.000Z",
+    });
+    expect(old.html).toContain("<em>text</em>");
+    expect((await post("By a lost author")).status).toBe("draft");
+
+    expect(runs.wrapped?.code, runs.wrapped?.stderr).toBe(0);
+    expect((await post("Wrapped")).description).toBe("Inside.");
+  });
+
+  it("keeps mobiledoc's captions, emphasis and links, and leaves out only a card's script", async () => {
+    const modern = runs.modern;
+    expect(modern?.stderr).toBe("");
+    expect(modern?.code).toBe(0);
+    expect(modern?.stdout).toContain("posts: 3");
+    const welcome = await post("Welcome");
+    const cards = await post("Mobiledoc cards");
+    expect(cards.description).toContain(
+      `*emphasis* then text, [the welcome post](/posts/details/${welcome.id}) and [about](/about/)`,
+    );
+    expect(cards.description).toContain(
+      "![A boat](https://images.example/boat.png)\n\n*A boat *at rest**",
+    );
+    expect(cards.description).toContain("```sh\necho hi\n```\n\n*The script*");
+    expect(cards.description).toContain("Kept words.\n\nMore kept words.");
+    expect(cards.description).not.toContain("alert");
+    for (const note of [
+      "post cards: links to the old site's pages that were not imported lead to paths this site does not have: /about/",
+      "post cards: a script in the post was left out (the rest of it kept)",
+      "post cards: a product card has no equivalent here and was left out",
+    ])
+      expect(modern?.stdout).toContain(note);
+  });
+
+  it("reads Ghost 5's Lexical with Ghost's own nodes and cards", async () => {
+    const five = await post("Lexical five");
+    expect(five.description).toBe(
+      [
+        "## Five",
+        "**Bold and spaced** then 2 \\* 3 plain.",
+        "1. one\n   - inner\n2. two",
+        "![The sea](https://images.example/sea.png)\n\n*Calm **sea***",
+        "```js\nlet x = 1;\n```\n\n*A line*",
+        "> 💡 A tip.",
+      ].join("\n\n"),
+    );
+    expect(five.html).toContain("<li>one\n<ul>\n<li>inner</li>");
+    expect(runs.modern?.stdout).toContain(
+      "post lexical-five: a signup card has no equivalent here and was left out",
+    );
+  });
+});
