@@ -207,16 +207,29 @@ export async function importBlog(
   }
 
   // Each post's id here, known before any is written: links between them lead here (a slug two
-  // posts share leads nowhere in particular and is left as it was).
+  // posts share leads nowhere in particular and is left as it was). A post imported by an
+  // earlier run keeps the id it has.
   const refCounts = new Map<string, number>();
   for (const post of blog.posts) refCounts.set(post.ref, (refCounts.get(post.ref) ?? 0) + 1);
-  const postIds = new Map(
-    blog.posts.filter((post) => refCounts.get(post.ref) === 1).map((post) => [post.ref, newId()]),
-  );
+  const postIds = new Map<string, string>();
+  const existingIds = new Set<string>();
+  for (const post of blog.posts) {
+    const existing = await deps.db
+      .selectFrom("posts")
+      .select("id")
+      .where("title", "=", importedTitle(post))
+      .where("created_at", "=", post.createdAt)
+      .executeTakeFirst();
+    if (existing) existingIds.add(existing.id);
+    if (refCounts.get(post.ref) === 1) postIds.set(post.ref, existing?.id ?? newId());
+  }
+  const writtenIds = new Set<string>();
+  /** For each post, the other posts its links were led to. */
+  const linkedRefs = new Map<string, Set<string>>();
   const oldSite = blog.siteUrl?.replace(/\/+$/, "");
   /** Links to the old site's posts, now to the same posts here. */
-  const relinked = (markdown: string) =>
-    markdown.replace(
+  const relinked = (post: ForeignPost) =>
+    post.markdown.replace(
       MARKDOWN_LINK,
       (whole, bang: string, label: string, url: string, title = "") => {
         if (bang === "!") return whole;
@@ -225,9 +238,14 @@ export async function importBlog(
           : oldSite && url.startsWith(`${oldSite}/`)
             ? url.slice(oldSite.length)
             : undefined;
-        const slug = local?.split(/[?#]/)[0]?.split("/").filter(Boolean).pop();
+        const segments = local?.split(/[?#]/)[0]?.split("/").filter(Boolean) ?? [];
+        // A tag's, a category's or an author's page is no post, whatever its last word.
+        if (segments.some((segment) => NOT_POSTS.has(segment.toLowerCase()))) return whole;
+        const slug = segments.at(-1);
         const id = slug === undefined ? undefined : postIds.get(slug);
-        return id ? `[${label}](/posts/details/${id}${String(title)})` : whole;
+        if (!id || slug === undefined) return whole;
+        linkedRefs.set(post.ref, (linkedRefs.get(post.ref) ?? new Set()).add(slug));
+        return `[${label}](/posts/details/${id}${String(title)})`;
       },
     );
 
@@ -235,14 +253,11 @@ export async function importBlog(
   for (const post of blog.posts) {
     options.progress?.tick();
     const skip = (reason: string) => report.skipped.push({ item: `post ${post.ref}`, reason });
-    let title = post.title.trim().replace(/\s+/g, " ");
-    if (title === "") title = "Untitled";
-    if (title.length > POST_TITLE_MAX) {
-      title = `${title.slice(0, POST_TITLE_MAX - 1).trimEnd()}…`;
+    const title = importedTitle(post);
+    if (title !== post.title.trim().replace(/\s+/g, " ") && title !== "Untitled")
       report.notes.push(
         `post ${post.ref}: title shortened to ${String(POST_TITLE_MAX)} characters`,
       );
-    }
     const duplicate = await deps.db
       .selectFrom("posts")
       .select("id")
@@ -251,6 +266,13 @@ export async function importBlog(
       .executeTakeFirst();
     if (duplicate) {
       skip("already imported (a post with this title and creation time exists)");
+      continue;
+    }
+    // Bounded before the links are read: the rewrite below cannot shrink a body by half.
+    if (post.markdown.length > 2 * POST_DESCRIPTION_MAX) {
+      skip(
+        `its body is ${String(post.markdown.length)} characters as Markdown; posts may have ${String(POST_DESCRIPTION_MAX)}`,
+      );
       continue;
     }
     if (post.markdown.trim() === "") {
@@ -300,7 +322,7 @@ export async function importBlog(
         });
         replacements.set(url, imageUrl(deps.storage, image.key, "lg"));
       }
-      const linked = relinked(post.markdown);
+      const linked = relinked(post);
       const stray = [...linked.matchAll(MARKDOWN_LINK)]
         .filter(
           ([, bang, , url = ""]) => bang === "" && /^\/(?!posts\/details\/|uploads\/)/.test(url),
@@ -411,6 +433,7 @@ export async function importBlog(
         if (comments.length > 0) await trx.insertInto("comments").values(comments).execute();
       });
       report.imported.posts += 1;
+      writtenIds.add(row.id);
       for (const note of [...extra, ...post.notes, ...fitted.notes])
         report.notes.push(`post ${post.ref}: ${note}`);
       if (post.hiddenBecause !== null)
@@ -429,7 +452,28 @@ export async function importBlog(
     }
   }
   options.progress?.done();
+  // A link led to a post that was then not imported (refused, or without a body) leads nowhere.
+  for (const [from, targets] of linkedRefs) {
+    if (!writtenIds.has(postIds.get(from) ?? "")) continue;
+    for (const target of targets) {
+      const id = postIds.get(target) ?? "";
+      if (!writtenIds.has(id) && !existingIds.has(id))
+        report.notes.push(
+          `post ${from}: its link to post ${target} leads nowhere (${target} was not imported)`,
+        );
+    }
+  }
   return report;
+}
+
+/** The first words of an old site's paths that are not posts: taxonomies, authors, files. */
+const NOT_POSTS = new Set(["tag", "category", "author", "page", "feed", "wp-content", "content"]);
+
+/** The post's title here: spaces collapsed, "Untitled" for none, cut to the limit with "…". */
+function importedTitle(post: ForeignPost) {
+  const title = post.title.trim().replace(/\s+/g, " ");
+  if (title === "") return "Untitled";
+  return title.length > POST_TITLE_MAX ? `${title.slice(0, POST_TITLE_MAX - 1).trimEnd()}…` : title;
 }
 
 /** The category a post is filed under here: its own, made to fit, or the default. */

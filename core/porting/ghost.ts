@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { IMAGE_ALT_MAX } from "../../contract/limits.js";
+import { IMAGE_ALT_MAX, POST_DESCRIPTION_MAX } from "../../contract/limits.js";
 import { isoTime, SourceRefused, type ForeignBlog, type ForeignPost } from "./foreign.js";
 import markdownItFactory, { type MarkdownIt } from "markdown-it";
-import { escapeMarkdown, htmlToMarkdown } from "./html-to-markdown.js";
+import { escapeMarkdown, htmlToMarkdown, isSafeHref } from "./html-to-markdown.js";
 
 /**
  * Ghost's JSON export (Settings > Advanced > Import/Export > Export content): `db[0].data` holds
@@ -185,13 +185,28 @@ export function readGhostExport(source: string): ForeignBlog {
     const author =
       posts_authors.filter((link) => link.post_id === post.id).sort(byOrder)[0]?.author_id ??
       (post.author_id == null ? "" : String(post.author_id));
+    const source = [post.html, post.lexical, post.mobiledoc, post.markdown].find((body) =>
+      body?.trim(),
+    );
+    // HTML of ten times what a post may have as Markdown cannot fit (JSON documents are wordier).
+    const most = source === post.html ? 10 * POST_DESCRIPTION_MAX : 50 * POST_DESCRIPTION_MAX;
+    if (source && source.length > most) {
+      skipped.push({
+        item: `post ${ref}`,
+        reason: `its body is ${String(source.length)} characters in the export; posts may have ${String(POST_DESCRIPTION_MAX)} as Markdown`,
+      });
+      continue;
+    }
     let markdown: string;
     try {
       markdown = bodyOf(post, notes);
-    } catch {
+    } catch (error) {
       skipped.push({
         item: `post ${ref}`,
-        reason: "its Lexical or mobiledoc document is not JSON",
+        reason:
+          error instanceof SyntaxError
+            ? "its Lexical or mobiledoc document is not JSON"
+            : `its body could not be read (${(error as Error).message})`,
       });
       continue;
     }
@@ -253,7 +268,8 @@ function bodyOf(
 
 /** Markdown the writer gave (a card, a 0.x post), without what would run as script. */
 function safeMarkdown(markdown: string, notes: string[]) {
-  if (!/<\s*\/?\s*script\b|<[a-z][^>]*\son[a-z]+\s*=|javascript:/i.test(markdown)) return markdown;
+  if (!/<\s*\/?\s*script\b|<[a-z][^>]*\son[a-z]+\s*=|javascript|vbscript|&#/i.test(markdown))
+    return markdown;
   notes.push("a script in the post was left out (the rest of it kept)");
   // As Ghost shows it (Markdown to HTML), then back with the script dropped.
   return htmlToMarkdown(markdownToHtml(markdown));
@@ -292,6 +308,10 @@ interface LexicalNode {
   children?: LexicalNode[];
 }
 
+/** A link, or its text alone when its address is none a page could follow (javascript:...). */
+const linked = (label: string, url: string) =>
+  isSafeHref(url) && url !== "" ? `[${label}](${url})` : label;
+
 /** Emphasis around text, its outer spaces kept outside (`* word*` is no emphasis in Markdown). */
 function wrapped(value: string, start: string, end = start) {
   const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(value);
@@ -317,7 +337,7 @@ function lexicalInline(nodes: LexicalNode[] = []): string {
     .map((node) => {
       if (node.type === "linebreak") return "  \n";
       if (node.type === "link" || node.type === "autolink")
-        return `[${lexicalInline(node.children)}](${node.url ?? ""})`;
+        return linked(lexicalInline(node.children), node.url ?? "");
       if (node.children) return lexicalInline(node.children);
       const format = typeof node.format === "number" ? node.format : 0;
       // Lexical's format bits: 1 bold, 2 italic, 4 strike-through, 16 code, 32 sub, 64 super.
@@ -435,7 +455,10 @@ function delimitersOf(tag: string, attributes: unknown[]): [string, string] {
     case "sup":
       return [`<${tag}>`, `</${tag}>`];
     case "a":
-      return ["[", `](${typeof value === "string" ? value : ""})`];
+      // A link a page could not follow is its text alone.
+      return typeof value === "string" && value !== "" && isSafeHref(value)
+        ? ["[", `](${value})`]
+        : ["", ""];
     default:
       return ["", ""];
   }

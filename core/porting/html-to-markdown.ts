@@ -11,6 +11,7 @@ const abbreviations = new Map<string, string>();
 
 /** An element as the rules read it (this project's types have no DOM). */
 interface Attributed {
+  nodeName: string;
   getAttribute(name: string): string | null;
 }
 
@@ -22,6 +23,20 @@ export function htmlToMarkdown(html: string): string {
   if (abbreviations.size === 0) return markdown;
   const definitions = [...abbreviations].map(([text, title]) => `*[${text}]: ${title}`);
   return `${markdown}\n\n${definitions.join("\n")}`;
+}
+
+/** An address a link may have here: the web, mail, or this site (no scheme). */
+export function isSafeHref(href: string | null): boolean {
+  if (href === null) return true;
+  // Browsers ignore control characters and spaces in a scheme (`java\tscript:`).
+  let bare = "";
+  for (let index = 0; index < href.length; index += 1) {
+    const code = href.charCodeAt(index);
+    if (code > 0x20 && (code < 0x7f || code > 0x9f)) bare += href[index] ?? "";
+  }
+  bare = bare.toLowerCase();
+  const scheme = /^([a-z][a-z0-9+.-]*):/.exec(bare)?.[1];
+  return scheme === undefined || ["http", "https", "mailto"].includes(scheme);
 }
 
 /** Text as Markdown that shows it literally (`*` stays a star). */
@@ -62,16 +77,20 @@ function createService() {
     replacement: (content) => `“${content}”`,
   });
   // Markdown has no words for these: they stay HTML, which the renderer allows (core/posts/body.ts).
-  // Markdown-it's sub- and superscript: `H~2~O`, `x^2^` (spaces inside escaped).
-  for (const [name, mark] of [
-    ["sub", "~"],
-    ["sup", "^"],
-  ] as const)
+  // Shown as written (the one raw HTML a body may have: plain tags, decision 010).
+  for (const name of ["sub", "sup"] as const)
     turndown.addRule(name, {
       filter: name,
-      replacement: (content) =>
-        content.trim() === "" ? content : `${mark}${content.trim().replace(/ /g, "\\ ")}${mark}`,
+      replacement: (content) => (content.trim() === "" ? content : `<${name}>${content}</${name}>`),
     });
+  // Links a page could not follow become their text (javascript: would refuse the whole post).
+  turndown.addRule("unsafe-link", {
+    filter: (node) => {
+      const element = node as unknown as Attributed;
+      return element.nodeName === "A" && !isSafeHref(element.getAttribute("href"));
+    },
+    replacement: (content) => content,
+  });
   turndown.addRule("keyboard", {
     filter: "kbd",
     replacement: (content) => (content.trim() === "" ? content : `\`${content}\``),

@@ -109,7 +109,13 @@ export function expandShortcodes(
   const mediaLink = (url: string) => {
     // Exports escape the quotes around it as `\"`: the backslash is not part of the address.
     const clean = url.replace(/\\+$/, "").trim();
-    const name = decodeURIComponent(clean.split(/[?#]/)[0]?.split("/").pop() ?? clean);
+    const file = clean.split(/[?#]/)[0]?.split("/").pop() ?? clean;
+    let name = file;
+    try {
+      name = decodeURIComponent(file);
+    } catch {
+      // A stray % in the address: its name as written.
+    }
     return `<p><a href="${escapeAttribute(clean)}">${escapeAttribute(name || clean)}</a></p>`;
   };
   const unknown = new Set<string>();
@@ -200,7 +206,8 @@ export function decodeEntities(text: string): string {
     if (name.startsWith("#")) {
       const code =
         name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      const character = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
+      return character ? String.fromCodePoint(code) : whole;
     }
     return ENTITIES[name.toLowerCase()] ?? whole;
   });

@@ -1,5 +1,5 @@
 import { SaxesParser } from "saxes";
-import { IMAGE_ALT_MAX } from "../../contract/limits.js";
+import { COMMENT_MAX, IMAGE_ALT_MAX, POST_DESCRIPTION_MAX } from "../../contract/limits.js";
 import {
   isoTime,
   SourceRefused,
@@ -74,6 +74,13 @@ function wordpressTime(value: string) {
     /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(value) ? `${value.replace(" ", "T")}Z` : value,
   );
 }
+
+/**
+ * The most HTML a post's body may have to be read: ten times what a post may have as Markdown.
+ * More cannot fit, and reading it would only cost time (the conversion is not linear on every
+ * input).
+ */
+const SOURCE_MAX = 10 * POST_DESCRIPTION_MAX;
 
 /** Why a post of these statuses is not public on WordPress; a plain draft needs no reason. */
 const HIDDEN_STATUSES: Record<string, string> = {
@@ -156,6 +163,14 @@ export function readWordpressExport(source: string): ForeignBlog {
       skipped.push({ item: `post ${ref}`, reason: "it has no date" });
       continue;
     }
+    const source = child(item, "content:encoded")?.text ?? "";
+    if (source.length > SOURCE_MAX) {
+      skipped.push({
+        item: `post ${ref}`,
+        reason: `its body is ${String(source.length)} characters of HTML; posts may have ${String(POST_DESCRIPTION_MAX)} as Markdown`,
+      });
+      continue;
+    }
     const notes: string[] = [];
     const comments: ForeignComment[] = [];
     for (const comment of all(item, "wp:comment")) {
@@ -166,6 +181,14 @@ export function readWordpressExport(source: string): ForeignBlog {
         continue;
       }
       if (kind !== "" && kind !== "comment") continue; // pingbacks and trackbacks
+      const html = child(comment, "wp:comment_content")?.text ?? "";
+      if (html.length > 10 * COMMENT_MAX) {
+        skipped.push({
+          item: `a comment by ${author} on ${ref}`,
+          reason: `comments have at most ${String(COMMENT_MAX)} characters; it has ${String(html.length)}`,
+        });
+        continue;
+      }
       const commentedAt =
         wordpressTime(textOf(comment, "wp:comment_date_gmt")) ??
         wordpressTime(textOf(comment, "wp:comment_date")) ??
@@ -174,7 +197,7 @@ export function readWordpressExport(source: string): ForeignBlog {
         authorName: author,
         authorEmail: textOf(comment, "wp:comment_author_email"),
         // Comments here are plain text: the HTML WordPress allows in them becomes its text.
-        text: commentText(child(comment, "wp:comment_content")?.text ?? ""),
+        text: commentText(html),
         createdAt: commentedAt,
       });
     }
@@ -198,7 +221,7 @@ export function readWordpressExport(source: string): ForeignBlog {
         "was sticky on WordPress; this site has no pinned posts, it is listed by its date",
       );
     const html = expandShortcodes(
-      child(item, "content:encoded")?.text ?? "",
+      source,
       { postId: textOf(item, "wp:post_id"), attachments },
       notes,
     );

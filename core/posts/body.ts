@@ -137,12 +137,7 @@ const LANGUAGES = [
 // sanitizer cost ~10 MB and 40 ms, and most requests read what was rendered when it was written.
 const loadMarkdownIt = lazyModule<typeof MarkdownItFactory>("markdown-it");
 const loadXss = lazyModule<typeof xssModule>("xss");
-const MARKDOWN_PLUGINS = [
-  "markdown-it-sub",
-  "markdown-it-sup",
-  "markdown-it-abbr",
-  "markdown-it-deflist",
-];
+const MARKDOWN_PLUGINS = ["markdown-it-abbr", "markdown-it-deflist"];
 const loadHighlighter = lazyModule<Highlighter>("highlight.js/lib/core");
 
 let loadedTools: { md: MarkdownIt; hljs: Highlighter; sanitizer: xssModule.FilterXSS } | undefined;
@@ -297,12 +292,40 @@ function inspect(state: StateCore) {
   });
 }
 
+/** `<sub>` and `<sup>` as written, without attributes: the raw HTML a body may show (decision 010). */
+const KEPT_TAG = /^<(\/?)(sub|sup)>$/i;
+
+/**
+ * Marks the `<sub>`/`<sup>` tags of one paragraph that open and close in order: those are shown as
+ * sub- and superscript. Any other (unclosed, crossed) stays text like all raw HTML.
+ */
+function markKeptTags(children: readonly Token[]) {
+  const open: { token: Token; name: string }[] = [];
+  for (const child of children) {
+    if (child.type !== "html_inline") continue;
+    const match = KEPT_TAG.exec(child.content);
+    if (!match) continue;
+    const name = (match[2] ?? "").toLowerCase();
+    if (match[1] === "") {
+      open.push({ token: child, name });
+      continue;
+    }
+    const last = open.at(-1);
+    if (last?.name !== name) continue;
+    open.pop();
+    last.token.info = "kept";
+    child.info = "kept";
+  }
+}
+
 function inspectInline(env: RenderEnv, children: Token[]): Token[] {
+  markKeptTags(children);
   const kept: Token[] = [];
   let droppedLink = false;
   for (const child of children) {
     switch (child.type) {
       case "html_inline":
+        if (child.info === "kept") break;
         if (isScriptHtml(child.content)) env.script = true;
         env.prose.push(child.content);
         env.words += countWords(child.content);
@@ -455,7 +478,11 @@ function createMarkdown(hljs: Highlighter) {
       .replace(/\r\n?|\n/g, "<br>\n")
       .replace(/(<br>\n)+$/, "");
   rules.html_block = (tokens, index) => `<p>${asText(tokens[index]?.content ?? "")}</p>\n`;
-  rules.html_inline = (tokens, index) => md.utils.escapeHtml(tokens[index]?.content ?? "");
+  rules.html_inline = (tokens, index) => {
+    const token = tokens[index];
+    if (token?.info === "kept") return token.content.toLowerCase();
+    return md.utils.escapeHtml(token?.content ?? "");
+  };
   rules.fence = (tokens, index, _options, env) => {
     const token = tokens[index];
     const { code, language } = highlighted(
@@ -518,7 +545,7 @@ const ALLOWED_TAGS: Record<string, string[]> = {
   strong: [],
   em: [],
   s: [],
-  // Subscript (`H~2~O`), superscript (`x^2^`), abbreviations (`*[HTML]: …`), definition lists.
+  // `<sub>`/`<sup>` as written, abbreviations (`*[HTML]: …`), definition lists (decision 010).
   sub: [],
   sup: [],
   abbr: ["title"],

@@ -116,7 +116,7 @@ A line break above.
 
 <p>A paragraph WordPress stored as an element.</p>
 
-The last paragraph links to the <a href="${OLD_SITE}/2012/01/02/nested-lists/">lists post</a>.
+The last paragraph links to the <a href="${OLD_SITE}/2012/01/02/nested-lists/">lists post</a>, the <a href="${OLD_SITE}/category/nested-lists/">category of that name</a>, an <a href="${OLD_SITE}/empty/">empty post</a> and a <a href="javascript:alert(1)">script</a>.
 <dl>
 <dt>Definition List Title</dt>
 <dd>This is a definition list division.</dd>
@@ -129,6 +129,8 @@ const SHORTCODES = `[caption id="attachment_201" align="alignnone" width="300"]<
 [audio mp3="${FILES}/2019/05/song.mp3\\"][/audio]
 
 [contact-form-7 id="5" title="Contact"]
+
+[embed]http://x.example/%E0%A4%A[/embed]
 
 An image from elsewhere: <img src="https://elsewhere.example/pic.png" alt="Elsewhere" />`;
 
@@ -187,6 +189,7 @@ function wordpressExport() {
     terms: term("category", "Future Things"),
   })}
   ${item({ id: 6, title: "About", slug: "about", content: "<p>A page.</p>", type: "page" })}
+  ${item({ id: 7, title: "Empty", slug: "empty", content: "" })}
   ${attachment(201, 4, "2019/05/boat.jpg", "A boat")}
   ${attachment(202, 4, "2019/05/first.png", "First of the gallery")}
   ${attachment(203, 4, "2019/05/second.png", "")}
@@ -286,6 +289,15 @@ describe(
       const lists = await post("Edge Case: Nested And Mixed Lists");
       const tags = await post("Markup: HTML Tags and Formatting");
       expect(tags.description).toContain(`[lists post](/posts/details/${lists.id})`);
+      // A category's page is no post, whatever its last word; a script link is its text.
+      expect(tags.description).toContain(
+        `[category of that name](${OLD_SITE}/category/nested-lists/)`,
+      );
+      expect(tags.description).toContain("and a script.");
+      expect(run.stdout).toContain("post empty: it has no body");
+      expect(run.stdout).toContain(
+        "post html-tags: its link to post empty leads nowhere (empty was not imported)",
+      );
       const comments = await server.app.deps.db
         .selectFrom("comments")
         .select("text")
@@ -383,6 +395,7 @@ function ghostFourAndFive() {
       ["em"],
       ["a", ["href", "__GHOST_URL__/welcome/"]],
       ["a", ["href", "__GHOST_URL__/about/"]],
+      ["a", ["href", "javascript:alert(1)"]],
     ],
     atoms: [],
     cards: [
@@ -408,6 +421,8 @@ function ghostFourAndFive() {
           [0, [1], 1, "the welcome post"],
           [0, [], 0, " and "],
           [0, [2], 1, "about"],
+          [0, [], 0, ", "],
+          [0, [3], 1, "a script"],
         ],
       ],
       [10, 0],
@@ -429,7 +444,9 @@ function ghostFourAndFive() {
           type: "paragraph",
           children: [
             { type: "extended-text", text: "Bold and spaced ", format: 1 },
-            { type: "extended-text", text: "then 2 * 3 plain.", format: 0 },
+            { type: "extended-text", text: "then 2 * 3 plain, H", format: 0 },
+            { type: "extended-text", text: "2", format: 32 },
+            { type: "extended-text", text: "O.", format: 0 },
           ],
         },
         {
@@ -568,7 +585,7 @@ describe("npm run import -- --ghost: from 0.x to 5", { timeout: CLI_TIMEOUT }, (
     const welcome = await post("Welcome");
     const cards = await post("Mobiledoc cards");
     expect(cards.description).toContain(
-      `*emphasis* then text, [the welcome post](/posts/details/${welcome.id}) and [about](/about/)`,
+      `*emphasis* then text, [the welcome post](/posts/details/${welcome.id}) and [about](/about/), a script`,
     );
     expect(cards.description).toContain(
       "![A boat](https://images.example/boat.png)\n\n*A boat *at rest**",
@@ -589,7 +606,7 @@ describe("npm run import -- --ghost: from 0.x to 5", { timeout: CLI_TIMEOUT }, (
     expect(five.description).toBe(
       [
         "## Five",
-        "**Bold and spaced** then 2 \\* 3 plain.",
+        "**Bold and spaced** then 2 \\* 3 plain, H<sub>2</sub>O.",
         "1. one\n   - inner\n2. two",
         "![The sea](https://images.example/sea.png)\n\n*Calm **sea***",
         "```js\nlet x = 1;\n```\n\n*A line*",
@@ -597,6 +614,7 @@ describe("npm run import -- --ghost: from 0.x to 5", { timeout: CLI_TIMEOUT }, (
       ].join("\n\n"),
     );
     expect(five.html).toContain("<li>one\n<ul>\n<li>inner</li>");
+    expect(five.html).toContain("H<sub>2</sub>O.");
     expect(runs.modern?.stdout).toContain(
       "post lexical-five: a signup card has no equivalent here and was left out",
     );

@@ -190,14 +190,20 @@ describe("a Markdown body that is stored", () => {
     );
   });
 
-  it("writes sub- and superscript, abbreviations and definition lists (what imports keep)", async () => {
+  it("writes sub- and superscript tags, abbreviations and definition lists (what imports keep)", async () => {
     expect(
       await htmlOf(
-        "H~2~O and x^2^, in HTML.\n\nTerm\n: Its definition\n\n*[HTML]: Hypertext Markup Language",
+        "H<sub>2</sub>O and x<SUP>2</SUP>, in HTML.\n\nTerm\n: Its definition\n\n*[HTML]: Hypertext Markup Language",
       ),
     ).toBe(
       '<p>H<sub>2</sub>O and x<sup>2</sup>, in <abbr title="Hypertext Markup Language">HTML</abbr>.</p>\n' +
         "<dl>\n<dt>Term</dt>\n<dd>Its definition</dd>\n</dl>\n",
+    );
+    // Only closed, plain tags: any other stays text, as all raw HTML; a tilde is a tilde.
+    expect(
+      await htmlOf('<sub>open and <sup class="x">classy</sup> and </sup> ~alice/notes~2'),
+    ).toBe(
+      "<p>&lt;sub&gt;open and &lt;sup class=&quot;x&quot;&gt;classy&lt;/sup&gt; and &lt;/sup&gt; ~alice/notes~2</p>\n",
     );
   });
 
