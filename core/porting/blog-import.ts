@@ -14,6 +14,8 @@ import {
   IMAGE_CREATE_MAX_BYTES,
   POST_DESCRIPTION_MAX,
   POST_TITLE_MAX,
+  TAG_MAX,
+  TAG_MIN,
   TAGS_MAX,
   USERNAME_MAX,
 } from "../../contract/limits.js";
@@ -213,6 +215,9 @@ export async function importBlog(
   for (const post of blog.posts) refCounts.set(post.ref, (refCounts.get(post.ref) ?? 0) + 1);
   const postIds = new Map<string, string>();
   const existingIds = new Set<string>();
+  /** The posts already here (same title and creation time), by that pair. */
+  const present = new Set<string>();
+  const presenceOf = (post: ForeignPost) => `${importedTitle(post)}\u0000${post.createdAt}`;
   for (const post of blog.posts) {
     const existing = await deps.db
       .selectFrom("posts")
@@ -220,7 +225,10 @@ export async function importBlog(
       .where("title", "=", importedTitle(post))
       .where("created_at", "=", post.createdAt)
       .executeTakeFirst();
-    if (existing) existingIds.add(existing.id);
+    if (existing) {
+      existingIds.add(existing.id);
+      present.add(presenceOf(post));
+    }
     if (refCounts.get(post.ref) === 1) postIds.set(post.ref, existing?.id ?? newId());
   }
   const writtenIds = new Set<string>();
@@ -254,17 +262,11 @@ export async function importBlog(
     options.progress?.tick();
     const skip = (reason: string) => report.skipped.push({ item: `post ${post.ref}`, reason });
     const title = importedTitle(post);
-    if (title !== post.title.trim().replace(/\s+/g, " ") && title !== "Untitled")
+    if (post.title.trim().replace(/\s+/g, " ").length > POST_TITLE_MAX)
       report.notes.push(
         `post ${post.ref}: title shortened to ${String(POST_TITLE_MAX)} characters`,
       );
-    const duplicate = await deps.db
-      .selectFrom("posts")
-      .select("id")
-      .where("title", "=", title)
-      .where("created_at", "=", post.createdAt)
-      .executeTakeFirst();
-    if (duplicate) {
+    if (present.has(presenceOf(post))) {
       skip("already imported (a post with this title and creation time exists)");
       continue;
     }
@@ -434,6 +436,7 @@ export async function importBlog(
       });
       report.imported.posts += 1;
       writtenIds.add(row.id);
+      present.add(presenceOf(post));
       for (const note of [...extra, ...post.notes, ...fitted.notes])
         report.notes.push(`post ${post.ref}: ${note}`);
       if (post.hiddenBecause !== null)
@@ -511,7 +514,7 @@ function fittedTags(names: readonly string[]) {
     );
   if (unfit.length > 0)
     notes.push(
-      `tag(s) not kept (a tag has 2 to 30 letters or digits): ${unfit.map((name) => JSON.stringify(name)).join(", ")}`,
+      `tag(s) not kept (a tag has ${String(TAG_MIN)} to ${String(TAG_MAX)} letters or digits): ${unfit.map((name) => JSON.stringify(name)).join(", ")}`,
     );
   return { tags: kept, notes };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { IMAGE_ALT_MAX, POST_DESCRIPTION_MAX } from "../../contract/limits.js";
 import { isoTime, SourceRefused, type ForeignBlog, type ForeignPost } from "./foreign.js";
 import markdownItFactory, { type MarkdownIt } from "markdown-it";
-import { escapeMarkdown, htmlToMarkdown, isSafeHref } from "./html-to-markdown.js";
+import { decodeEntities, escapeMarkdown, htmlToMarkdown, isSafeHref } from "./html-to-markdown.js";
 
 /**
  * Ghost's JSON export (Settings > Advanced > Import/Export > Export content): `db[0].data` holds
@@ -268,16 +268,29 @@ function bodyOf(
 
 /** Markdown the writer gave (a card, a 0.x post), without what would run as script. */
 function safeMarkdown(markdown: string, notes: string[]) {
-  if (!/<\s*\/?\s*script\b|<[a-z][^>]*\son[a-z]+\s*=|javascript|vbscript|&#/i.test(markdown))
-    return markdown;
+  // Read as a browser would: references decoded, and blanks and escapes in a scheme ignored.
+  const decoded = decodeEntities(markdown);
+  const squeezed = decoded.replace(/%[0-9a-f]{2}|[\s\p{Cc}]/giu, "");
+  if (!SCRIPT_TAG.test(decoded) && !SCRIPT_LINK.test(squeezed)) return markdown;
   notes.push("a script in the post was left out (the rest of it kept)");
   // As Ghost shows it (Markdown to HTML), then back with the script dropped.
   return htmlToMarkdown(markdownToHtml(markdown));
 }
 
+/** A script element, or a tag with an `on…` handler. */
+const SCRIPT_TAG = /<\s*\/?\s*script\b|<[a-z][^>]*\son[a-z]+\s*=/i;
+/** A link, an autolink, a reference or an attribute to a script address. */
+const SCRIPT_LINK = /(?:\]\(<?|\]:<?|=["']?|<)(?:javascript|vbscript):/i;
+
 let markdownIt: MarkdownIt | undefined;
-const markdownToHtml = (markdown: string) =>
-  (markdownIt ??= markdownItFactory({ html: true })).render(markdown);
+function markdownToHtml(markdown: string) {
+  if (!markdownIt) {
+    markdownIt = markdownItFactory({ html: true });
+    // Every link a link, so the way back drops the unsafe ones to their text (not `[x](…)`).
+    markdownIt.validateLink = () => true;
+  }
+  return markdownIt.render(markdown);
+}
 
 interface LexicalNode {
   type?: string;

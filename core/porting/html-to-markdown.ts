@@ -25,6 +25,35 @@ export function htmlToMarkdown(html: string): string {
   return `${markdown}\n\n${definitions.join("\n")}`;
 }
 
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+};
+
+/** HTML character references as the characters they stand for. */
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name.startsWith("#")) {
+      const code =
+        name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+      const character = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
+      return character ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
 /** An address a link may have here: the web, mail, or this site (no scheme). */
 export function isSafeHref(href: string | null): boolean {
   if (href === null) return true;

@@ -1,3 +1,5 @@
+import { decodeEntities } from "./html-to-markdown.js";
+
 /**
  * What WordPress does to a post's stored HTML before showing it, done here before it becomes
  * Markdown: its shortcodes expanded (those with an equivalent) and its paragraphs made from blank
@@ -144,10 +146,12 @@ export function expandShortcodes(
             ids.length > 0
               ? ids.map((id) => byId.get(id)).filter((found) => found !== undefined)
               : context.attachments.filter((attachment) => attachment.parent === context.postId);
-          if (images.length < Math.max(ids.length, 1))
+          if (images.length < ids.length)
             notes.push(
-              `a gallery names ${String(Math.max(ids.length, 1) - images.length)} image(s) the export does not have`,
+              `a gallery names ${String(ids.length - images.length)} image(s) the export does not have`,
             );
+          else if (images.length === 0)
+            notes.push("a gallery without images in the export was left out");
           return figure(images);
         }
         case "embed":
@@ -182,35 +186,6 @@ export function expandShortcodes(
   for (const name of unknown)
     notes.push(`the shortcode [${name}] has no equivalent here and was kept as text`);
   return expanded;
-}
-
-const ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-  hellip: "…",
-  mdash: "—",
-  ndash: "–",
-  lsquo: "‘",
-  rsquo: "’",
-  ldquo: "“",
-  rdquo: "”",
-};
-
-/** HTML character references as the characters they stand for. */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name.startsWith("#")) {
-      const code =
-        name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-      const character = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
-      return character ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
 }
 
 /** A title WordPress allows HTML in (`Title <em>With</em> Markup`): its text. */
