@@ -22,7 +22,8 @@ export type LimitName =
   | "bookmark"
   | "settings"
   | "search"
-  | "unsubscribe";
+  | "unsubscribe"
+  | "security";
 
 /**
  * Public facts about the site (the explicit list that reaches pages): the settings admins save

@@ -30,6 +30,8 @@ export default [
   route("reset-password/:userId/:token", "routes/reset-password.tsx"),
   route("password-reset-successfully", "routes/password-reset-successfully.tsx"),
   route("settings", "routes/settings.tsx"),
+  route("settings/security", "routes/security.tsx"),
+  route("settings/security/passkey-options", "routes/passkey-options.tsx"),
   route("unsubscribe/:userId/:token", "routes/unsubscribe.tsx"),
   ...prefix("admin-dashboard", [
     layout("routes/admin/layout.tsx", [

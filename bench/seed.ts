@@ -217,6 +217,9 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, sizes: Se
       suspended_at: null,
       suspension_reason: null,
       suspended_until: null,
+      totp_secret: null,
+      totp_pending_secret: null,
+      totp_last_step: null,
       created_at: created,
       updated_at: created,
     };

@@ -51,6 +51,9 @@ export const LoginSchema = z.object({
     .string({ error: messages.passwordRequired })
     .min(1, messages.passwordRequired)
     .max(PASSWORD_MAX, messages.passwordTooLong),
+  /** With two-factor sign-in on (DESIGN.md 10): the app's code, or one of the recovery codes. */
+  code: z.string().trim().max(20).optional(),
+  recoveryCode: z.string().trim().max(40).optional(),
 });
 export type LoginInput = z.infer<typeof LoginSchema>;
 

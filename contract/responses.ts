@@ -379,3 +379,52 @@ export const NotificationListSchema = named(
     notifications: z.array(NotificationSchema),
   }),
 );
+
+// Account security (DESIGN.md 10; decision 024).
+
+export const TwoFactorSetupSchema = named(
+  "TwoFactorSetup",
+  z.object({
+    secret: z.string().describe("The shared secret in base32, to type into an app"),
+    otpauthUrl: z.string().describe("The otpauth:// address a QR code carries"),
+  }),
+);
+
+export const RecoveryCodesSchema = named(
+  "RecoveryCodes",
+  z.object({
+    recoveryCodes: z
+      .array(z.string())
+      .describe("Ten single-use codes, shown this once: each signs in instead of an app's code"),
+  }),
+);
+
+export const PasskeyOptionsAnswerSchema = named(
+  "PasskeyOptions",
+  z.object({
+    options: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "PublicKeyCredentialCreationOptionsJSON (registration) or PublicKeyCredentialRequestOptionsJSON (sign-in), for @simplewebauthn/browser",
+      ),
+    challengeId: z.string().describe("Send it back with the browser's answer (optional)"),
+  }),
+);
+
+export const PasskeySchema = named(
+  "Passkey",
+  z.object({ _id: id, name: z.string(), createdAt: time, lastUsedAt: time.nullable() }),
+);
+export const PasskeyListSchema = z.array(PasskeySchema);
+
+export const SessionSchema = named(
+  "Session",
+  z.object({
+    _id: id,
+    createdAt: time.describe("When it signed in"),
+    lastSeenAt: time.describe("When it was last used (to the nearest five minutes)"),
+    device: z.string().describe('Browser and system, e.g. "Firefox on Linux"'),
+    current: z.boolean().describe("The session making this call"),
+  }),
+);
+export const SessionListSchema = z.array(SessionSchema);

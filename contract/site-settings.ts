@@ -42,6 +42,8 @@ export const siteSettingsMessages = {
   socialLinksInvalid: `Social links must be an object of ${SOCIAL_NETWORKS.join(", ")} to web addresses`,
   socialUrlInvalid: "Must be a web address starting with https:// or http://",
   updated: "Site settings saved",
+  ownSecondFactorFirst:
+    "Turn on two-factor sign-in or add a passkey on your own account first, or you would stop being an admin",
 } as const;
 
 const m = siteSettingsMessages;
@@ -104,6 +106,11 @@ export const SiteSettingsSchema = z.object({
   removeLogo: flag.optional(),
   /** Left out: the links stay as they are (a client that predates them changes nothing). */
   socialLinks: socialLinks.optional(),
+  /**
+   * Admins act as admins only with two-factor sign-in or a passkey (decision 024). Left out: as it
+   * is.
+   */
+  requireAdminSecondFactor: flag.optional(),
 });
 
 export type SiteSettingsInput = z.output<typeof SiteSettingsSchema>;

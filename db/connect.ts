@@ -31,6 +31,7 @@ import { postTagsSeo } from "./migrations/016-post-tags-seo.js";
 import { searchTags } from "./migrations/017-search-tags.js";
 import { postRevisions } from "./migrations/018-post-revisions.js";
 import { suspensionTerms } from "./migrations/020-suspension-terms.js";
+import { accountSecurity } from "./migrations/021-account-security.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -94,6 +95,7 @@ const migrations: MigrationProvider = {
       "018-post-revisions": postRevisions,
       "019-optional-cover": optionalCover,
       "020-suspension-terms": suspensionTerms,
+      "021-account-security": accountSecurity,
     }),
 };
 

@@ -29,6 +29,12 @@ export interface UsersTable {
   suspension_reason: string | null;
   /** When the suspension lifts by itself; null: until an admin restores the account. */
   suspended_until: string | null;
+  /** The authenticator app's secret (base32) while two-factor sign-in is on (decision 024). */
+  totp_secret: string | null;
+  /** A secret being set up, not yet confirmed by a code. */
+  totp_pending_secret: string | null;
+  /** The 30-second step of the last code accepted: a code works once. */
+  totp_last_step: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -40,10 +46,57 @@ export interface SessionsTable {
   token_hash: string;
   created_at: string;
   expires_at: string;
+  /** When the session was last used, to the nearest few minutes (null: not since signing in). */
+  last_seen_at: string | null;
+  /** "Firefox on Linux", read from the user agent at sign-in (the agent itself is not kept). */
+  device: string | null;
 }
 
-/** Sign-up verification, password reset, and the confirmation of a new address. */
-export type TokenKind = "email" | "password" | "email-change";
+/** A single-use recovery code of two-factor sign-in, stored as its SHA-256. */
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** A WebAuthn credential (a passkey) an account signs in with. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** The credential's id, base64url, as the browser names it. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter (bigint: PostgreSQL answers it as text). */
+  counter: ColumnType<number | string, number, number>;
+  /** JSON array of transports ("internal", "hybrid", "usb"...), to hint the browser. */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export type ChallengeKind = "register" | "login";
+
+/** A challenge handed out with passkey options; taken once, within minutes. */
+export interface WebauthnChallengesTable {
+  id: string;
+  /** The account registering a passkey; null for a sign-in (any account's passkey may answer). */
+  user_id: string | null;
+  kind: ChallengeKind;
+  challenge: string;
+  /** The name a new passkey gets. */
+  name: string | null;
+  expires_at: string;
+}
+
+/**
+ * Sign-up verification, password reset, the confirmation of a new address, and a sign-in waiting
+ * for its second factor on the web site (the password was right; decision 024).
+ */
+export type TokenKind = "email" | "password" | "email-change" | "sign-in";
 
 export interface VerificationTokensTable {
   id: string;
@@ -215,6 +268,8 @@ export interface SiteSettingsTable {
   /** The logo's size in pixels (null: saved before sizes were kept). */
   logo_width: number | null;
   logo_height: number | null;
+  /** 1: admins act as admins only with two-factor sign-in or a passkey (decision 024). */
+  require_admin_second_factor: Generated<number>;
   updated_at: string;
 }
 
@@ -319,6 +374,9 @@ export interface MailEventsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   verification_tokens: VerificationTokensTable;
   categories: CategoriesTable;
   posts: PostsTable;

@@ -28,6 +28,7 @@ import { migrateToLatest, openDatabase, sqliteFile, type DatabaseHandle } from "
 import { lazyReadWorker } from "../db/read-worker.js";
 import { adminRoutes } from "./api/admin/routes.js";
 import { authRoutes } from "./api/auth/routes.js";
+import { securityRoutes } from "./api/auth/security-routes.js";
 import { categoryRoutes } from "./api/categories/routes.js";
 import { commentRoutes } from "./api/comments/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
@@ -453,6 +454,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     siteSettings,
   });
   authRoutes(server, deps, renderPage);
+  securityRoutes(server, deps);
   passwordRoutes(server, deps);
   userRoutes(server, deps);
   postRoutes(server, deps, { turnMs: timeouts.turnMs });

@@ -1,18 +1,30 @@
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { LoginSchema } from "../../contract/auth.js";
-import { authMessages, findUserByEmail, login } from "../../core/auth/auth-service.js";
+import { securityMessages } from "../../contract/account-security.js";
+import {
+  authMessages,
+  findUserByEmail,
+  finishSignInOnSite,
+  loginWithPasskey,
+  signInOnSite,
+} from "../../core/auth/auth-service.js";
+import { invalid } from "../../core/shared/errors.js";
 import { signupProof } from "../../core/auth/signup-proof.js";
 import { requireVisitor } from "../features/auth/guards.server.js";
 import { returnPath } from "../features/auth/return-path.js";
 import {
+  clearedSignInStepCookie,
+  readSignInStep,
   sessionCookie,
+  signInStepCookie,
   signupCookie,
   withSetCookies,
 } from "../features/auth/session-cookie.server.js";
+import { PasskeySignIn } from "../features/security/passkey-buttons.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
-import { useClientValidation } from "../features/forms/form-state.js";
+import { useClientValidation, type ActionResult } from "../features/forms/form-state.js";
 import { pageMeta } from "../meta.js";
 import { dateTime } from "../ui/format.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -20,33 +32,85 @@ import type { Route } from "./+types/login";
 
 export function loader({ context, request }: Route.LoaderArgs) {
   requireVisitor(context);
-  return { site: context.site, next: returnPath(new URL(request.url).searchParams.get("next")) };
+  return {
+    site: context.site,
+    next: returnPath(new URL(request.url).searchParams.get("next")),
+    // A sign-in whose password was right waits for its code (decision 024).
+    pending: readSignInStep(request.headers.get("cookie"), context.secureCookies) !== undefined,
+  };
+}
+
+/** The page's answer once a session is open: on to where the reader was going. */
+function signedIn(token: string, next: string | undefined, secure: boolean) {
+  const headers = new Headers();
+  headers.append("Set-Cookie", sessionCookie(token, secure));
+  headers.append("Set-Cookie", clearedSignInStepCookie(secure));
+  return redirect(returnPath(next) ?? "/", { headers });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireVisitor(context);
+  const fields = await formFields(request);
+  const secure = context.secureCookies;
+  if (fields.intent === "restart") {
+    return redirect("/login", { headers: { "Set-Cookie": clearedSignInStepCookie(secure) } });
+  }
   const tooMany = await limited(context, "login");
   if (tooMany) return tooMany;
-  const fields = await formFields(request);
-  const result = await attempt(async () => login(context.deps, fields));
+  const userAgent = request.headers.get("user-agent") ?? undefined;
+  const { deps } = context;
+  if (fields.intent === "code") {
+    const pending = readSignInStep(request.headers.get("cookie"), secure);
+    const result = await attempt(async () => {
+      if (!pending) throw invalid(securityMessages.signInExpired);
+      return finishSignInOnSite(deps, pending, fields, userAgent);
+    });
+    if (result.ok) return signedIn(result.value.token, fields.next, secure);
+    if (result.message === securityMessages.signInExpired) {
+      return data(result, {
+        status: result.status,
+        headers: { "Set-Cookie": clearedSignInStepCookie(secure) },
+      });
+    }
+    return fail({ ...result, intent: "code" });
+  }
+  if (fields.intent === "passkey") {
+    const result = await attempt(async () => {
+      let credential: unknown;
+      try {
+        credential = JSON.parse(fields.credential ?? "");
+      } catch {
+        throw invalid(securityMessages.passkeyInvalid);
+      }
+      const body =
+        typeof credential === "object" && credential !== null
+          ? { ...credential, challengeId: fields.challengeId }
+          : credential;
+      return loginWithPasskey(deps, body, userAgent);
+    });
+    return result.ok ? signedIn(result.value.token, fields.next, secure) : fail(result);
+  }
+  const result = await attempt(async () => signInOnSite(deps, fields, userAgent));
   if (!result.ok) {
     // Not verified yet: not a mistake but the next step, said once by the form, with the address
     // the new link went to.
     if (result.status === 403 && result.message === authMessages.registered) {
-      const user = await findUserByEmail(context.deps, fields.email ?? "");
-      const proof = user
-        ? await signupProof(context.deps.db, user.id, context.deps.clock())
-        : undefined;
+      const user = await findUserByEmail(deps, fields.email ?? "");
+      const proof = user ? await signupProof(deps.db, user.id, deps.clock()) : undefined;
       return data(
         { ok: false, notice: result.message, sentTo: fields.email ?? "", errors: {} },
-        proof ? { headers: { "Set-Cookie": signupCookie(proof, context.secureCookies) } } : {},
+        proof ? { headers: { "Set-Cookie": signupCookie(proof, secure) } } : {},
       );
     }
     return fail(result);
   }
-  return redirect(returnPath(fields.next) ?? "/", {
-    headers: { "Set-Cookie": sessionCookie(result.value.token, context.secureCookies) },
-  });
+  if ("pending" in result.value) {
+    return data(
+      { ok: true as const, step: "code" as const, errors: {} },
+      { headers: { "Set-Cookie": signInStepCookie(result.value.pending, secure) } },
+    );
+  }
+  return signedIn(result.value.signedIn.token, fields.next, secure);
 }
 
 /** The session or signup-proof cookie the loader or action set (see withSetCookies). */
@@ -64,7 +128,21 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const { errors, onSubmit } = useClientValidation(LoginSchema, result?.errors);
   useToastOn(result);
-  const suspension = result && "details" in result ? result.details : undefined;
+  const codeStep = result
+    ? "step" in result || ("intent" in result && result.intent === "code")
+    : loaderData.pending;
+  if (codeStep) {
+    return (
+      <section className="form-page">
+        <h1>Two-factor sign-in</h1>
+        <SecondFactorForm result={result} next={loaderData.next} busy={busy} />
+      </section>
+    );
+  }
+  const details = result && "details" in result ? result.details : undefined;
+  const suspension = details
+    ? { reason: stringOf(details.reason), suspendedUntil: stringOf(details.suspendedUntil) }
+    : undefined;
   return (
     <section className="form-page">
       <h1>Log in to your account</h1>
@@ -118,6 +196,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         <button type="submit" className="button" disabled={busy}>
           Login
         </button>
+        <PasskeySignIn next={loaderData.next} />
         <p>
           Did you forget your password? <Link to="/forgot-password">Reset Password</Link>
         </p>
@@ -126,5 +205,63 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         </p>
       </Form>
     </section>
+  );
+}
+
+const stringOf = (value: string | boolean | null | undefined) =>
+  typeof value === "string" ? value : undefined;
+
+/**
+ * The second step after the right password: the app's six digits, or (behind a disclosure that
+ * needs no script) one of the recovery codes.
+ */
+function SecondFactorForm({
+  result,
+  next,
+  busy,
+}: {
+  result: ActionResult | undefined;
+  next: string | undefined;
+  busy: boolean;
+}) {
+  const errors = result?.errors ?? {};
+  return (
+    <>
+      <Form method="post" className="card form">
+        <FormAlert result={result} />
+        <input type="hidden" name="intent" value="code" />
+        {next ? <input type="hidden" name="next" value={next} /> : null}
+        <p>Open your authenticator app and enter the code it shows for this site.</p>
+        <Field
+          label="Code"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9 ]*"
+          maxLength={8}
+          autoFocus
+          error={errors.code}
+        />
+        <details className="recovery-entry">
+          <summary>Use a recovery code instead</summary>
+          <Field
+            label="Recovery code"
+            name="recoveryCode"
+            autoComplete="off"
+            maxLength={40}
+            hint="One of the ten codes you saved when you turned two-factor sign-in on; each works once"
+          />
+        </details>
+        <button type="submit" className="button" disabled={busy}>
+          Verify
+        </button>
+      </Form>
+      <Form method="post" className="form-aside">
+        <input type="hidden" name="intent" value="restart" />
+        <button type="submit" className="button button-ghost">
+          Start over with another account
+        </button>
+      </Form>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { Form, useActionData, useNavigation } from "react-router";
+import { Form, Link, useActionData, useNavigation } from "react-router";
 import { getSettings, updateSettings } from "../../core/user-settings/user-settings-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, formFields } from "../features/forms/action.server.js";
@@ -43,6 +43,10 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   return (
     <section className="form-page">
       <h1>Settings</h1>
+      <p>
+        <Link to="/settings/security">Security</Link>: two-factor sign-in, passkeys and the devices
+        signed in to your account.
+      </p>
       <Form method="post" className="card form">
         <FormAlert result={result} />
         <fieldset className="settings-group">

@@ -1,6 +1,8 @@
+import { SecondFactorSchema, securityMessages } from "../../contract/account-security.js";
 import {
   ForgotPasswordSchema,
   LoginSchema,
+  type LoginInput,
   RegisterSchema,
   ResetPasswordSchema,
 } from "../../contract/auth.js";
@@ -19,6 +21,8 @@ import { isId, newId } from "../shared/ids.js";
 import { liftEndedSuspensions } from "../users/suspension-end.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
+import { verifyPasskeyLogin } from "./passkeys.js";
+import { notifySecurityChange, passSecondFactor } from "./second-factor.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { createSession, revokeSession, revokeUserSessions } from "./sessions.js";
 import { consumeToken, isTokenLive, issueToken } from "./verification-tokens.js";
@@ -83,6 +87,9 @@ export async function createUser(deps: CoreDeps, input: NewUser): Promise<UsersT
     suspended_at: null,
     suspension_reason: null,
     suspended_until: null,
+    totp_secret: null,
+    totp_pending_secret: null,
+    totp_last_step: null,
     created_at: now,
     updated_at: now,
   };
@@ -207,18 +214,27 @@ async function moveToEmail(deps: CoreDeps, userId: string, email: string) {
 }
 
 /**
- * Signs in. Every attempt counts against the account (known or not, so a refusal says nothing
- * about which addresses exist) until the password is right; past the limit the answer is 429 for
- * everyone, the owner included, until the window ends or the password is reset.
+ * The account an e-mail and password name. Every attempt counts against the account (known or
+ * not, so a refusal says nothing about which addresses exist) before the password is checked; the
+ * count is cleared only once the whole sign-in succeeds (`admit`), so a right password does not
+ * buy a second-factor guesser more tries.
  */
-export async function login(deps: CoreDeps, body: unknown) {
-  const input = validate(LoginSchema, body);
-  const accountKey = emailKeyOf(input.email);
-  await countLoginAttempt(deps.loginAttempts, accountKey);
+async function checkPassword(deps: CoreDeps, input: LoginInput) {
+  await countLoginAttempt(deps.loginAttempts, emailKeyOf(input.email));
   const user = await findUserByEmail(deps, input.email);
   const passwordOk = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !passwordOk) throw invalid(authMessages.badCredentials);
-  await deps.loginAttempts.clear(accountKey);
+  return user;
+}
+
+/**
+ * Opens a session for an account that proved who it is (password and second factor, or a
+ * passkey): not while it is suspended (an ended suspension is lifted first) or unverified (the
+ * mail is sent again). Past the attempts limit the answer is 429 for everyone, the owner included,
+ * until the window ends or the password is reset.
+ */
+async function admit(deps: CoreDeps, user: UsersTable, userAgent: string | undefined) {
+  await deps.loginAttempts.clear(user.email_key);
   if (user.suspended_at !== null && (await liftEndedSuspensions(deps, user.id)) === 0) {
     throw forbidden(authMessages.suspended, {
       reason: user.suspension_reason,
@@ -231,8 +247,81 @@ export async function login(deps: CoreDeps, body: unknown) {
     });
     throw forbidden(authMessages.registered);
   }
-  const token = await createSession(deps.db, user.id, deps.clock());
+  const token = await createSession(deps.db, user.id, deps.clock(), userAgent);
   return presentSignedIn(deps, user, token);
+}
+
+/**
+ * Signs in (`POST /api/auth/login`). With two-factor sign-in on, the right password alone is 401
+ * "Two-factor code required" (`twoFactorRequired: true`); with `code` or `recoveryCode` as well it
+ * signs in, and a wrong one is 401 and counts as a failed attempt.
+ */
+export async function login(deps: CoreDeps, body: unknown, userAgent?: string) {
+  const input = validate(LoginSchema, body);
+  const user = await checkPassword(deps, input);
+  await passSecondFactor(deps, user, input);
+  return admit(deps, user, userAgent);
+}
+
+/** How long the web site's sign-in waits for the second factor after the password. */
+export const SIGN_IN_STEP_TTL_MS = 10 * 60_000;
+
+/**
+ * The web site's sign-in: as `login`, but the right password of an account with two-factor sign-in
+ * on answers a pending sign-in (a token, kept in a cookie) for the page that asks for the code.
+ */
+export async function signInOnSite(
+  deps: CoreDeps,
+  body: unknown,
+  userAgent: string | undefined,
+): Promise<
+  { signedIn: Awaited<ReturnType<typeof admit>> } | { pending: { userId: string; token: string } }
+> {
+  const input = validate(LoginSchema, body);
+  const user = await checkPassword(deps, input);
+  if (user.totp_secret !== null && !input.code && !input.recoveryCode) {
+    const token = await issueToken(deps, user.id, "sign-in", SIGN_IN_STEP_TTL_MS);
+    return { pending: { userId: user.id, token } };
+  }
+  await passSecondFactor(deps, user, input);
+  return { signedIn: await admit(deps, user, userAgent) };
+}
+
+/** The second step of the web site's sign-in: the pending sign-in and a code. */
+export async function finishSignInOnSite(
+  deps: CoreDeps,
+  pending: { userId: string; token: string },
+  body: unknown,
+  userAgent: string | undefined,
+) {
+  const input = validate(SecondFactorSchema, body);
+  const live =
+    isId(pending.userId) && (await isTokenLive(deps, pending.userId, "sign-in", pending.token));
+  const user = live
+    ? await deps.db
+        .selectFrom("users")
+        .selectAll()
+        .where("id", "=", pending.userId)
+        .executeTakeFirst()
+    : undefined;
+  if (!user) throw invalid(securityMessages.signInExpired);
+  await countLoginAttempt(deps.loginAttempts, user.email_key);
+  await passSecondFactor(deps, user, input);
+  if (!(await consumeToken(deps, user.id, "sign-in", pending.token))) {
+    throw invalid(securityMessages.signInExpired);
+  }
+  return admit(deps, user, userAgent);
+}
+
+/** Signs in with a passkey (`POST /api/auth/passkeys/login/verify`): answers as `login` does. */
+export async function loginWithPasskey(deps: CoreDeps, body: unknown, userAgent?: string) {
+  const userId = await verifyPasskeyLogin(deps, body);
+  const user = await deps.db
+    .selectFrom("users")
+    .selectAll()
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return admit(deps, user, userAgent);
 }
 
 /**
@@ -299,9 +388,12 @@ export async function resetPassword(deps: CoreDeps, userId: string, token: strin
   // Whoever reads the mailbox is the owner: an account locked by someone else's guesses opens.
   const user = await deps.db
     .selectFrom("users")
-    .select("email_key")
+    .select(["id", "email", "email_key", "username"])
     .where("id", "=", userId)
     .executeTakeFirst();
-  if (user) await deps.loginAttempts.clear(user.email_key);
+  if (user) {
+    await deps.loginAttempts.clear(user.email_key);
+    await notifySecurityChange(deps, user, "password-changed");
+  }
   return { message: authMessages.passwordReset };
 }

@@ -1,20 +1,36 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database, UsersTable } from "../../db/schema.js";
 import { addMs, DAY_MS, iso } from "../shared/clock.js";
 import { newId } from "../shared/ids.js";
+import { notFound } from "../shared/errors.js";
+import { securityMessages } from "../../contract/account-security.js";
 import { hashToken, randomToken } from "./tokens.js";
 
 export const SESSION_TTL_MS = 30 * DAY_MS;
+
+/** A session's "last seen" is written again only when it is older than this. */
+export const LAST_SEEN_EVERY_MS = 5 * 60_000;
 
 export interface SessionUser {
   sessionId: string;
   /** When this session signed in (ISO time): a recent sign-in stands in for the password. */
   signedInAt: string;
+  /**
+   * The account is an admin, and the site asks admins for two-factor sign-in or a passkey, which
+   * it has not: it acts as a member (`user.is_admin` is 0) until it adds one (decision 024).
+   */
+  adminNeedsSecondFactor: boolean;
   user: UsersTable;
 }
 
-export async function createSession(db: Kysely<Database>, userId: string, now: Date) {
+/** A new session; `userAgent` only names the device in the sessions list ("Firefox on Linux"). */
+export async function createSession(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+  userAgent?: string,
+) {
   const token = randomToken();
   await db
     .insertInto("sessions")
@@ -24,9 +40,42 @@ export async function createSession(db: Kysely<Database>, userId: string, now: D
       token_hash: hashToken(token),
       created_at: iso(now),
       expires_at: iso(addMs(now, SESSION_TTL_MS)),
+      last_seen_at: iso(now),
+      device: userAgent === undefined ? null : deviceOf(userAgent),
     })
     .execute();
   return token;
+}
+
+const BROWSERS: [RegExp, string][] = [
+  [/\bEdg(?:e|A|iOS)?\//, "Edge"],
+  [/\bOPR\/|\bOpera\b/, "Opera"],
+  [/\bSamsungBrowser\//, "Samsung Internet"],
+  [/\bFirefox\/|\bFxiOS\//, "Firefox"],
+  [/\bChrom(?:e|ium)\/|\bCriOS\//, "Chrome"],
+  [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
+];
+const SYSTEMS: [RegExp, string][] = [
+  [/\bAndroid\b/, "Android"],
+  [/\biPhone|iPad|iPod\b/, "iOS"],
+  [/\bCrOS\b/, "ChromeOS"],
+  [/\bWindows\b/, "Windows"],
+  [/\bMac OS X\b|\bMacintosh\b/, "macOS"],
+  [/\bLinux\b/, "Linux"],
+];
+
+/**
+ * "Firefox on Linux": what a person recognises of their devices, read from the user agent with a
+ * few patterns (the full parsers carry licences or weight this does not need). Anything else is a
+ * program: "curl", or "An API client".
+ */
+export function deviceOf(userAgent: string): string {
+  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  if (browser && system) return `${browser} on ${system}`;
+  if (browser ?? system) return browser ?? system ?? "";
+  const program = /^([A-Za-z][\w.-]{0,30})\//.exec(userAgent)?.[1];
+  return program ?? "An API client";
 }
 
 /** Read on every signed-in request. */
@@ -47,14 +96,57 @@ export async function findSessionUser(
       .selectFrom("sessions")
       .innerJoin("users", "users.id", "sessions.user_id")
       .selectAll("users")
-      .select(["sessions.id as session_id", "sessions.created_at as signed_in_at"])
+      .select((eb) => [
+        "sessions.id as session_id",
+        "sessions.created_at as signed_in_at",
+        "sessions.last_seen_at as last_seen_at",
+        // Only an admin's rights depend on these: the site's rule, and whether it has a passkey.
+        eb
+          .selectFrom("site_settings")
+          .select("site_settings.require_admin_second_factor")
+          .where("site_settings.id", "=", sql.lit("site"))
+          .where("users.is_admin", "=", sql.lit(1))
+          .as("admin_rule"),
+        eb
+          .exists(
+            eb
+              .selectFrom("passkeys")
+              .select("passkeys.id")
+              .whereRef("passkeys.user_id", "=", "users.id")
+              .where("users.is_admin", "=", sql.lit(1)),
+          )
+          .as("admin_passkey"),
+      ])
       .where("sessions.token_hash", "=", tokenHash)
       .where("sessions.expires_at", ">", iso(now))
       .where("users.suspended_at", "is", null),
   );
   if (!row) return undefined;
-  const { session_id: sessionId, signed_in_at: signedInAt, ...user } = row;
-  return { sessionId, signedInAt, user };
+  const {
+    session_id: sessionId,
+    signed_in_at: signedInAt,
+    last_seen_at: lastSeenAt,
+    admin_rule: adminRule,
+    admin_passkey: adminPasskey,
+    ...user
+  } = row;
+  if (lastSeenAt === null || now.getTime() - Date.parse(lastSeenAt) >= LAST_SEEN_EVERY_MS) {
+    // Not awaited: the request does not wait for its bookkeeping, and a failure only leaves it old.
+    void db
+      .updateTable("sessions")
+      .set({ last_seen_at: iso(now) })
+      .where("id", "=", sessionId)
+      .execute()
+      .catch(() => undefined);
+  }
+  const adminNeedsSecondFactor =
+    user.is_admin === 1 && Number(adminRule) === 1 && user.totp_secret === null && !adminPasskey;
+  return {
+    sessionId,
+    signedInAt,
+    adminNeedsSecondFactor,
+    user: adminNeedsSecondFactor ? { ...user, is_admin: 0 } : user,
+  };
 }
 
 export async function revokeSession(db: Kysely<Database>, sessionId: string) {
@@ -70,4 +162,39 @@ export async function revokeUserSessions(
   let query = db.deleteFrom("sessions").where("user_id", "=", userId);
   if (keepSessionId) query = query.where("id", "!=", keepSessionId);
   await query.execute();
+}
+
+/** The account's live sessions (DESIGN.md 10, "Sessions"), the one asking marked, latest used first. */
+export async function listSessions(
+  deps: { db: Kysely<Database>; clock: () => Date },
+  userId: string,
+  currentSessionId: string,
+) {
+  const rows = await deps.db
+    .selectFrom("sessions")
+    .select(["id", "created_at", "last_seen_at", "device"])
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", iso(deps.clock()))
+    .execute();
+  return rows
+    .map((row) => ({
+      _id: row.id,
+      createdAt: row.created_at,
+      lastSeenAt: row.last_seen_at ?? row.created_at,
+      device: row.device ?? "Unknown device",
+      current: row.id === currentSessionId,
+    }))
+    .sort(
+      (a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt),
+    );
+}
+
+/** Signs one of the account's sessions out; 404 for an id that is not one of them. */
+export async function endSession(db: Kysely<Database>, userId: string, sessionId: string) {
+  const result = await db
+    .deleteFrom("sessions")
+    .where("id", "=", sessionId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (result.numDeletedRows !== 1n) throw notFound(securityMessages.sessionNotFound);
 }

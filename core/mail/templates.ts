@@ -85,3 +85,51 @@ export function suspensionMail(
   const html = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("");
   return { to, subject: `Your ${site} account is suspended`, text, html, link: terms.link };
 }
+
+/** What changed in an account's security, for the notice its owner is mailed (decision 024). */
+export type SecurityChange =
+  "two-factor-on" | "two-factor-off" | "passkey-added" | "password-changed" | "recovery-code-used";
+
+const SECURITY_CHANGES: Record<SecurityChange, { subject: string; what: string }> = {
+  "two-factor-on": {
+    subject: "Two-factor sign-in is on",
+    what: "two-factor sign-in was turned on for your account: signing in now also asks for a code from your authenticator app",
+  },
+  "two-factor-off": {
+    subject: "Two-factor sign-in is off",
+    what: "two-factor sign-in was turned off for your account: a password alone signs in again",
+  },
+  "passkey-added": {
+    subject: "A passkey was added",
+    what: "a passkey was added to your account",
+  },
+  "password-changed": {
+    subject: "Your password changed",
+    what: "the password of your account was changed",
+  },
+  "recovery-code-used": {
+    subject: "A recovery code was used",
+    what: "one of your recovery codes was used to sign in to your account",
+  },
+};
+
+/** Tells the owner about a change to how their account signs in, with a way back if it was not them. */
+export function securityNoticeMail(
+  to: string,
+  username: string,
+  site: string,
+  change: SecurityChange,
+  detail: string | undefined,
+  links: { settings: string; reset: string },
+): MailMessage {
+  const { subject, what } = SECURITY_CHANGES[change];
+  const lines = [
+    `Hello ${username}, ${what} on ${site}${detail ? ` (${detail})` : ""}.`,
+    `If it was you, there is nothing to do. If it was not, reset your password now (it signs out every session) and look at your security settings: ${links.settings}`,
+  ];
+  const text = `${lines.join("\n\n")}\n\nReset your password: ${links.reset}\n`;
+  const html =
+    lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("") +
+    `<p><a href="${escapeHtml(links.reset)}">Reset your password</a></p>`;
+  return { to, subject: `${subject} on ${site}`, text, html, link: links.reset };
+}

@@ -20,6 +20,10 @@ export const CARRIED_TABLES = [
   "bookmarks",
   "notifications",
   "user_settings",
+  // Decision 024: how accounts sign in besides the password (passkeys work where the site keeps
+  // its host name).
+  "recovery_codes",
+  "passkeys",
 ] as const;
 
 export type CarriedTable = (typeof CARRIED_TABLES)[number];
@@ -41,12 +45,15 @@ export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
   bookmarks: ["user_id", "post_id"],
   notifications: ["id"],
   user_settings: ["user_id"],
+  recovery_codes: ["id"],
+  passkeys: ["id"],
 };
 
 /** Tables left out, each with the reason (the report of an export prints them). */
 export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
   sessions: "sign-ins end with the move: everyone signs in again (their passwords are carried)",
   verification_tokens: "links mailed before the move are not honoured by the restored site",
+  webauthn_challenges: "passkey sign-ins under way when the site moved start again",
   site_secrets:
     "the target keeps the key it made: unsubscribe links mailed before the move stop working, later mails carry new ones",
   mail_digests: "conversation mail waiting to be sent is not carried (decision 017)",

@@ -36,7 +36,7 @@ export class DomainError extends Error {
     message: string,
     readonly errors?: FieldErrors,
     /** More fields of the answer beside `message` (a suspension's reason and end). */
-    readonly details?: Readonly<Record<string, string | null>>,
+    readonly details?: Readonly<Record<string, string | boolean | null>>,
   ) {
     super(message);
     this.name = "DomainError";

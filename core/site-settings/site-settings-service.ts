@@ -18,6 +18,8 @@ import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
 import { validate } from "../shared/validate.js";
 import { assertAdmin, type Actor } from "../users/policies.js";
+import { hasSecondFactor } from "../auth/second-factor.js";
+import { invalid } from "../shared/errors.js";
 
 const ROW_ID = "site";
 
@@ -62,6 +64,16 @@ const fromRow = (row: Selectable<SiteSettingsTable>): SiteSettings => ({
     row.logo_width && row.logo_height ? { width: row.logo_width, height: row.logo_height } : null,
   socialLinks: linksOf(row.social_links),
 });
+
+/** Whether admins must have two-factor sign-in or a passkey to act as admins (decision 024). */
+export async function adminSecondFactorRequired(deps: Pick<CoreDeps, "db">) {
+  const row = await deps.db
+    .selectFrom("site_settings")
+    .select("require_admin_second_factor")
+    .where("id", "=", ROW_ID)
+    .executeTakeFirst();
+  return row?.require_admin_second_factor === 1;
+}
 
 /** The stored settings, or the defaults while none were saved. One primary-key read. */
 export async function readSiteSettings(
@@ -118,7 +130,13 @@ export async function updateSiteSettings(
       deps.db.transaction().execute(async (trx) => {
         const current = await trx
           .selectFrom("site_settings")
-          .select(["logo_key", "logo_width", "logo_height", "social_links"])
+          .select([
+            "logo_key",
+            "logo_width",
+            "logo_height",
+            "social_links",
+            "require_admin_second_factor",
+          ])
           .where("id", "=", ROW_ID)
           .executeTakeFirst();
         const currentKey = current?.logo_key ?? null;
@@ -135,8 +153,18 @@ export async function updateSiteSettings(
           logo_width: newLogo ? newLogo.width : logoKey ? (current?.logo_width ?? null) : null,
           logo_height: newLogo ? newLogo.height : logoKey ? (current?.logo_height ?? null) : null,
           social_links: JSON.stringify(links),
+          require_admin_second_factor:
+            values.requireAdminSecondFactor === undefined
+              ? (current?.require_admin_second_factor ?? 0)
+              : values.requireAdminSecondFactor
+                ? 1
+                : 0,
           updated_at: iso(deps.clock()),
         };
+        if (changes.require_admin_second_factor === 1 && !(await hasSecondFactor(trx, actor.id))) {
+          const message = siteSettingsMessages.ownSecondFactorFirst;
+          throw invalid(message, { requireAdminSecondFactor: message });
+        }
         await trx
           .insertInto("site_settings")
           .values({ id: ROW_ID, ...changes })

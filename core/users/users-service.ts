@@ -4,6 +4,7 @@ import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database, UsersTable } from "../../db/schema.js";
 import { countLoginAttempt } from "../auth/login-attempts.js";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
+import { notifySecurityChange } from "../auth/second-factor.js";
 import { revokeUserSessions } from "../auth/sessions.js";
 import { pendingEmailChange } from "../auth/verification-tokens.js";
 import {
@@ -48,7 +49,8 @@ export async function findUser(deps: Pick<CoreDeps, "db">, id: string) {
   return user;
 }
 
-async function requireUser(deps: CoreDeps, id: string) {
+/** The account with this id, or 404. */
+export async function requireUser(deps: CoreDeps, id: string) {
   const user = await findUser(deps, id);
   if (!user) throw notFound(userMessages.notFound);
   return user;
@@ -207,7 +209,10 @@ export async function updateProfile(
   const update = () =>
     deps.db.updateTable("users").set(changes).where("id", "=", user.id).execute();
   await (visible ? changingContent(deps, update) : update());
-  if (input.password) await revokeUserSessions(deps.db, user.id, session.sessionId);
+  if (input.password) {
+    await revokeUserSessions(deps.db, user.id, session.sessionId);
+    await notifySecurityChange(deps, user, "password-changed");
+  }
   return {
     ...presentProfile(
       deps,

@@ -47,6 +47,9 @@ export const limits = {
   // A search is cheap but not free (a ranked index read and snippets); suggestions while typing
   // ask a few times per search, well within this.
   search: perAddress("search", 120, 1),
+  // Two-factor set-up and passkeys (decision 024): each stores a secret, a challenge or a
+  // credential, and a wrong password spends the account's sign-in attempts besides.
+  security: perAddress("security", 30, 15),
   // A mailed unsubscribe link, used without a session: nobody needs many, guessers would.
   unsubscribe: perAddress("unsubscribe", 30, 15),
 };

@@ -76,6 +76,11 @@ export async function freshPostgres(baseUrl: string) {
 export async function startTestServer(
   env: Record<string, string> = {},
   options: AppOptions = {},
+  /**
+   * The host name the site is reached by: `localhost` where a browser must see a domain (WebAuthn
+   * takes no IP address as its relying party). The server listens on 127.0.0.1 either way.
+   */
+  host: "127.0.0.1" | "localhost" = "127.0.0.1",
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "blog-test-"));
   // A caller that names its own DATABASE_URL (several servers on one database) manages it.
@@ -93,7 +98,7 @@ export async function startTestServer(
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     // The address the browser tests open, so same-origin checks and absolute links agree.
-    PUBLIC_URL: `http://127.0.0.1:${String(port)}`,
+    PUBLIC_URL: `http://${host}:${String(port)}`,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });
@@ -108,7 +113,7 @@ export async function startTestServer(
   const app = await buildApp(config, { logStream, verifyMemberPages: true, ...options });
   await app.server.listen({ port, host: "127.0.0.1" });
   return {
-    url: `http://127.0.0.1:${String(port)}`,
+    url: `http://${host}:${String(port)}`,
     app,
     config,
     dataDir,

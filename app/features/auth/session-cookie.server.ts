@@ -58,3 +58,22 @@ export function withSetCookies(args: {
   }
   return merged;
 }
+
+/**
+ * A sign-in waiting for its second factor (decision 024): the account's id and the pending token,
+ * kept ten minutes, bound to this exact host over HTTPS like the session's.
+ */
+export const signInStepCookieName = (secure: boolean) => (secure ? "__Host-signin" : "signin");
+
+export const signInStepCookie = (pending: { userId: string; token: string }, secure: boolean) =>
+  `${signInStepCookieName(secure)}=${encodeURIComponent(`${pending.userId}.${pending.token}`)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=600${secure ? "; Secure" : ""}`;
+
+export const clearedSignInStepCookie = (secure: boolean) =>
+  `${signInStepCookieName(secure)}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+
+/** The pending sign-in a request's cookie names, if any. */
+export function readSignInStep(cookieHeader: string | null, secure: boolean) {
+  const value = readCookie(cookieHeader, signInStepCookieName(secure));
+  const [userId, token] = value?.split(".") ?? [];
+  return userId && token ? { userId, token } : undefined;
+}

@@ -8,7 +8,7 @@ export type Failure = ActionResult & {
   status: number;
   intent?: string;
   /** More facts of the refusal beside its message (a suspension's reason and end). */
-  details?: Readonly<Record<string, string | null>>;
+  details?: Readonly<Record<string, string | boolean | null>>;
 };
 
 /**

@@ -24,12 +24,16 @@ export const authDocs = {
   },
   login: {
     summary: "Sign in",
-    description: "Answers the bearer token the other calls take.",
+    description:
+      "Answers the bearer token the other calls take. With two-factor sign-in on, the right " +
+      "password alone is 401 with `twoFactorRequired: true`; send it again with `code` (from the " +
+      "app) or `recoveryCode`.",
     access: "anyone",
     body: LoginSchema,
     response: { status: 200, description: "Signed in", schema: SignedInSchema },
     errors: {
       400: "Invalid input, or a wrong e-mail or password",
+      401: "Two-factor sign-in is on: a code is required (`twoFactorRequired: true`), or the one sent is wrong or used",
       403:
         "The account is not verified yet (the mail is sent again) or is suspended (then with " +
         "`reason` and `suspendedUntil`, each null when not given)",

@@ -19,7 +19,7 @@ export function authRoutes(app: FastifyInstance, deps: CoreDeps, renderPage?: Re
   );
 
   app.post("/api/auth/login", documented(docs.login, limits.login), (request) =>
-    login(deps, request.body),
+    login(deps, request.body, request.headers["user-agent"]),
   );
 
   app.post("/api/auth/logout", documented(docs.logout), async (request, reply) => {

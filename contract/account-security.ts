@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { PASSWORD_MAX } from "./limits.js";
+
+// Account security (DESIGN.md 10, "Account security"; decision 024): two-factor sign-in with an
+// authenticator app, passkeys, and the list of signed-in devices.
+
+export const RECOVERY_CODES_COUNT = 10;
+export const PASSKEY_NAME_MAX = 60;
+/** A passkey response is a few kilobytes; anything far bigger is not one. */
+export const PASSKEY_RESPONSE_MAX = 64 * 1024;
+
+export const securityMessages = {
+  codeRequired: "Two-factor code required",
+  codeInvalid: "Invalid two-factor code",
+  alreadyOn: "Two-factor sign-in is already on",
+  notOn: "Two-factor sign-in is not on",
+  setupFirst: "Set up two-factor sign-in first",
+  enabled: "Two-factor sign-in is on",
+  disabled: "Two-factor sign-in is off",
+  currentPasswordRequired: "Current password is required",
+  currentPasswordWrong: "Current password is incorrect",
+  passkeyNameTooLong: `Name must be at most ${String(PASSKEY_NAME_MAX)} characters`,
+  passkeyInvalid: "This passkey could not be verified, please try again",
+  passkeyUnknown: "This passkey is not registered here",
+  passkeyNotFound: "Passkey not found",
+  passkeyAdded: "Passkey added",
+  passkeyRemoved: "Passkey removed",
+  sessionNotFound: "Session not found",
+  sessionEnded: "Signed out on that device",
+  othersEnded: "Signed out everywhere else",
+  signInExpired: "This sign-in took too long, please enter your email and password again",
+} as const;
+
+const m = securityMessages;
+
+/** `POST /api/auth/2fa/enable`: the first code the app shows. */
+export const TwoFactorEnableSchema = z.object({
+  code: z.string({ error: m.codeInvalid }).trim().min(1, m.codeInvalid).max(20, m.codeInvalid),
+});
+
+/** `POST /api/auth/2fa/disable`. */
+export const TwoFactorDisableSchema = z.object({
+  currentPassword: z
+    .string({ error: m.currentPasswordRequired })
+    .min(1, m.currentPasswordRequired)
+    .max(PASSWORD_MAX, m.currentPasswordWrong),
+});
+
+/** The second step of a sign-in: a code from the app, or one of the recovery codes. */
+export const SecondFactorSchema = z.object({
+  code: z.string().trim().max(20).optional(),
+  recoveryCode: z.string().trim().max(40).optional(),
+});
+export type SecondFactorInput = z.output<typeof SecondFactorSchema>;
+
+/** `POST /api/auth/passkeys/register/options`. */
+export const PasskeyOptionsSchema = z.object({
+  name: z
+    .string({ error: m.passkeyNameTooLong })
+    .trim()
+    .max(PASSKEY_NAME_MAX, m.passkeyNameTooLong)
+    .optional(),
+});
+
+/**
+ * `.../register/verify` and `.../login/verify`: the browser's answer (the WebAuthn JSON form, as
+ * @simplewebauthn/browser gives it), bare or with the `challengeId` its options came with.
+ */
+export const PasskeyResponseSchema = z.object({
+  id: z.string({ error: m.passkeyInvalid }).min(1, m.passkeyInvalid).max(1024, m.passkeyInvalid),
+  rawId: z.string({ error: m.passkeyInvalid }).max(1024, m.passkeyInvalid),
+  type: z.literal("public-key", { error: m.passkeyInvalid }),
+  response: z.record(z.string(), z.unknown(), { error: m.passkeyInvalid }),
+  clientExtensionResults: z.record(z.string(), z.unknown()).optional(),
+  authenticatorAttachment: z.string().optional(),
+  challengeId: z.string().max(40).optional(),
+});
