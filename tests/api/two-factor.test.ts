@@ -4,6 +4,7 @@ import type { Clock } from "../../core/shared/clock.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
 import { lastMailTo, readOutbox } from "../support/mail.js";
+import { runCli } from "../support/porting.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 // Two-factor sign-in, recovery codes and the sessions list (DESIGN.md 10, "Account security").
@@ -417,5 +418,36 @@ describe("admins required to use a second factor", () => {
       { token: (await login(admin, { code: codeAt(secret, now) })).body.token ?? "" },
     );
     expect(off.status).toBe(200);
+  });
+});
+
+describe("recovery on the server's command line", () => {
+  it("refuses an unknown address and changes nothing", async () => {
+    const run = await runCli("account", ["--reset-second-factor", "nobody@example.com"], {
+      dataDir: server.dataDir,
+      databaseUrl: server.config.databaseUrl,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("No account with the e-mail address nobody@example.com");
+    const usage = await runCli("account", [], {
+      dataDir: server.dataDir,
+      databaseUrl: server.config.databaseUrl,
+    });
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toContain("Usage: npm run account -- --reset-second-factor EMAIL");
+  });
+
+  it("lets an account that lost its app back in with the password alone, signed out everywhere", async () => {
+    const user = await buildUser(server, api);
+    await withTwoFactor(user);
+    expect((await login(user)).status).toBe(401);
+    const run = await runCli("account", ["--reset-second-factor", user.email.toUpperCase()], {
+      dataDir: server.dataDir,
+      databaseUrl: server.config.databaseUrl,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("two-factor sign-in off, 0 passkey(s) removed");
+    expect((await api.get("/api/auth/sessions", { token: user.token })).status).toBe(401);
+    expect((await login(user)).status).toBe(200);
   });
 });

@@ -17,7 +17,7 @@ export interface CliRun {
  * sources), with a site's variables and nothing else from this process's environment.
  */
 export function runCli(
-  command: "export" | "import",
+  command: "export" | "import" | "account",
   args: string[],
   site: {
     dataDir: string;

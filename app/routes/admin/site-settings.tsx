@@ -11,7 +11,10 @@ import {
   SiteSettingsSchema,
   type SocialNetwork,
 } from "../../../contract/site-settings.js";
-import { updateSiteSettings } from "../../../core/site-settings/site-settings-service.js";
+import {
+  adminSecondFactorRequired,
+  updateSiteSettings,
+} from "../../../core/site-settings/site-settings-service.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
 import { flashCookie } from "../../features/flash.server.js";
 import { attempt, imageForm, limited } from "../../features/forms/action.server.js";
@@ -37,9 +40,12 @@ const typedOf = (result: unknown): Typed | undefined =>
     ? (result.typed as Typed)
     : undefined;
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
-  return { site: context.site };
+  return {
+    site: context.site,
+    requireAdminSecondFactor: await adminSecondFactorRequired(context.deps),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -52,7 +58,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   const result = await attempt(() =>
     context.outsideRenderSlot(() =>
-      updateSiteSettings(context.deps, actor, { ...fields, socialLinks }, image, request.signal),
+      updateSiteSettings(
+        context.deps,
+        actor,
+        {
+          ...fields,
+          socialLinks,
+          // A checkbox sends nothing when unticked: the form always means one or the other.
+          requireAdminSecondFactor: fields.requireAdminSecondFactor === "true",
+        },
+        image,
+        request.signal,
+      ),
     ),
   );
   // Saved: a fresh page, whose header and footer already show the new values (without JavaScript
@@ -95,7 +112,7 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
         onSubmit={onSubmit}
         className="card form site-settings"
         // A saved form starts again from the stored values.
-        key={`${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}|${JSON.stringify(site.socialLinks)}`}
+        key={`${String(loaderData.requireAdminSecondFactor)}|${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}|${JSON.stringify(site.socialLinks)}`}
       >
         <FormAlert result={result} />
         <Field
@@ -158,6 +175,25 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
           error={errors.image}
           maxBytes={SITE_LOGO_MAX_BYTES}
         />
+        <fieldset className="fieldset">
+          <legend>Admin accounts</legend>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="requireAdminSecondFactor"
+              value="true"
+              defaultChecked={loaderData.requireAdminSecondFactor}
+              aria-describedby="admin-second-factor-hint"
+            />{" "}
+            Require two-factor sign-in or a passkey for admins
+          </label>
+          <p id="admin-second-factor-hint" className="field-hint">
+            An admin without either acts as a member until they add one on their Security page.
+          </p>
+          {errors.requireAdminSecondFactor ? (
+            <p className="field-error">{errors.requireAdminSecondFactor}</p>
+          ) : null}
+        </fieldset>
         <button type="submit" className="button" disabled={busy}>
           Save
         </button>
