@@ -29,6 +29,8 @@ export const securityMessages = {
   sessionEnded: "Signed out on that device",
   othersEnded: "Signed out everywhere else",
   signInExpired: "This sign-in took too long, please enter your email and password again",
+  signInAgain:
+    "For your safety, sign in again to set up two-factor sign-in or add a passkey: your last sign-in was over 15 minutes ago",
 } as const;
 
 const m = securityMessages;

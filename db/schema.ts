@@ -50,6 +50,11 @@ export interface SessionsTable {
   last_seen_at: string | null;
   /** "Firefox on Linux", read from the user agent at sign-in (the agent itself is not kept). */
   device: string | null;
+  /**
+   * 1: opened with more than a password (an app's code, a recovery code, a passkey), or a second
+   * factor was set up in it; what the admin rule asks of an admin's session (decision 024).
+   */
+  second_factor: Generated<number>;
 }
 
 /** A single-use recovery code of two-factor sign-in, stored as its SHA-256. */

@@ -32,12 +32,9 @@ import type { Route } from "./+types/login";
 
 export function loader({ context, request }: Route.LoaderArgs) {
   requireVisitor(context);
-  return {
-    site: context.site,
-    next: returnPath(new URL(request.url).searchParams.get("next")),
-    // A sign-in whose password was right waits for its code (decision 024).
-    pending: readSignInStep(request.headers.get("cookie"), context.secureCookies) !== undefined,
-  };
+  // The page is shared by every visitor (a cached render): nothing of the request's cookies
+  // decides what it shows. The code step is the action's answer.
+  return { site: context.site, next: returnPath(new URL(request.url).searchParams.get("next")) };
 }
 
 /** The page's answer once a session is open: on to where the reader was going. */
@@ -128,9 +125,8 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const { errors, onSubmit } = useClientValidation(LoginSchema, result?.errors);
   useToastOn(result);
-  const codeStep = result
-    ? "step" in result || ("intent" in result && result.intent === "code")
-    : loaderData.pending;
+  const codeStep =
+    result !== undefined && ("step" in result || ("intent" in result && result.intent === "code"));
   if (codeStep) {
     return (
       <section className="form-page">

@@ -16,7 +16,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const user = await requireUser(context.deps, context.viewer.actor.id);
     return Response.json(
-      await passkeyRegistrationOptions(context.deps, user, { name: fields.name ?? "" }),
+      await passkeyRegistrationOptions(
+        context.deps,
+        user,
+        { name: fields.name ?? "" },
+        { sessionId: context.viewer.sessionId, signedInAt: context.viewer.signedInAt },
+      ),
       { headers: { "cache-control": "no-store" } },
     );
   } catch (error) {

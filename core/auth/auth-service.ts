@@ -22,7 +22,14 @@ import { liftEndedSuspensions } from "../users/suspension-end.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
 import { verifyPasskeyLogin } from "./passkeys.js";
-import { notifySecurityChange, passSecondFactor } from "./second-factor.js";
+import {
+  endPendingSignIns,
+  hasSecondFactor,
+  notifySecurityChange,
+  passSecondFactor,
+  secondFactorRequired,
+} from "./second-factor.js";
+import { adminSecondFactorRequired } from "../site-settings/site-settings-service.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { createSession, revokeSession, revokeUserSessions } from "./sessions.js";
 import { consumeToken, isTokenLive, issueToken } from "./verification-tokens.js";
@@ -233,7 +240,12 @@ async function checkPassword(deps: CoreDeps, input: LoginInput) {
  * mail is sent again). Past the attempts limit the answer is 429 for everyone, the owner included,
  * until the window ends or the password is reset.
  */
-async function admit(deps: CoreDeps, user: UsersTable, userAgent: string | undefined) {
+async function admit(
+  deps: CoreDeps,
+  user: UsersTable,
+  userAgent: string | undefined,
+  secondFactor: boolean,
+) {
   await deps.loginAttempts.clear(user.email_key);
   if (user.suspended_at !== null && (await liftEndedSuspensions(deps, user.id)) === 0) {
     throw forbidden(authMessages.suspended, {
@@ -247,8 +259,10 @@ async function admit(deps: CoreDeps, user: UsersTable, userAgent: string | undef
     });
     throw forbidden(authMessages.registered);
   }
-  const token = await createSession(deps.db, user.id, deps.clock(), userAgent);
-  return presentSignedIn(deps, user, token);
+  const token = await createSession(deps.db, user.id, deps.clock(), userAgent, secondFactor);
+  // An admin held to the site's rule (decision 024) acts as a member in a password-only session.
+  const heldBack = user.is_admin === 1 && !secondFactor && (await adminSecondFactorRequired(deps));
+  return presentSignedIn(deps, heldBack ? { ...user, is_admin: 0 } : user, token);
 }
 
 /**
@@ -260,7 +274,7 @@ export async function login(deps: CoreDeps, body: unknown, userAgent?: string) {
   const input = validate(LoginSchema, body);
   const user = await checkPassword(deps, input);
   await passSecondFactor(deps, user, input);
-  return admit(deps, user, userAgent);
+  return admit(deps, user, userAgent, user.totp_secret !== null);
 }
 
 /** How long the web site's sign-in waits for the second factor after the password. */
@@ -284,7 +298,7 @@ export async function signInOnSite(
     return { pending: { userId: user.id, token } };
   }
   await passSecondFactor(deps, user, input);
-  return { signedIn: await admit(deps, user, userAgent) };
+  return { signedIn: await admit(deps, user, userAgent, user.totp_secret !== null) };
 }
 
 /** The second step of the web site's sign-in: the pending sign-in and a code. */
@@ -305,12 +319,14 @@ export async function finishSignInOnSite(
         .executeTakeFirst()
     : undefined;
   if (!user) throw invalid(securityMessages.signInExpired);
+  // An empty form is no guess: asked again, not counted.
+  if (!input.code && !input.recoveryCode) throw secondFactorRequired();
   await countLoginAttempt(deps.loginAttempts, user.email_key);
   await passSecondFactor(deps, user, input);
   if (!(await consumeToken(deps, user.id, "sign-in", pending.token))) {
     throw invalid(securityMessages.signInExpired);
   }
-  return admit(deps, user, userAgent);
+  return admit(deps, user, userAgent, true);
 }
 
 /** Signs in with a passkey (`POST /api/auth/passkeys/login/verify`): answers as `login` does. */
@@ -321,7 +337,7 @@ export async function loginWithPasskey(deps: CoreDeps, body: unknown, userAgent?
     .selectAll()
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
-  return admit(deps, user, userAgent);
+  return admit(deps, user, userAgent, true);
 }
 
 /**
@@ -337,6 +353,8 @@ export async function sessionAfterVerifying(deps: CoreDeps, userId: string) {
     .where("id", "=", userId)
     .executeTakeFirst();
   if (!user || user.suspended_at !== null || user.is_verified !== 1) return undefined;
+  // A link proves the mailbox, not the second factor: such an account signs in as usual.
+  if (await hasSecondFactor(deps.db, userId)) return undefined;
   return createSession(deps.db, userId, deps.clock());
 }
 
@@ -383,6 +401,7 @@ export async function resetPassword(deps: CoreDeps, userId: string, token: strin
     .where("id", "=", userId)
     .execute();
   await revokeUserSessions(deps.db, userId);
+  await endPendingSignIns(deps.db, userId);
   // ...and decides: an e-mail change someone else asked for (the notice mail says to reset) ends.
   await cancelEmailChange(deps, userId);
   // Whoever reads the mailbox is the owner: an account locked by someone else's guesses opens.

@@ -20,7 +20,8 @@ import { conflict, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
-import { notifySecurityChange } from "./second-factor.js";
+import { assertRecentSignIn, notifySecurityChange, type ProvingSession } from "./second-factor.js";
+import { markSecondFactor } from "./sessions.js";
 
 // Passkeys (WebAuthn) through @simplewebauthn/server (decision 024). The relying party is
 // PUBLIC_URL's host name, and only PUBLIC_URL's origin may answer.
@@ -131,8 +132,14 @@ async function takeChallenge(
 const passkeyInvalid = () => invalid(securityMessages.passkeyInvalid);
 
 /** `POST /api/auth/passkeys/register/options`: what the browser needs to make a passkey. */
-export async function passkeyRegistrationOptions(deps: CoreDeps, user: UsersTable, body: unknown) {
+export async function passkeyRegistrationOptions(
+  deps: CoreDeps,
+  user: UsersTable,
+  body: unknown,
+  session: ProvingSession,
+) {
   const { name } = validate(PasskeyOptionsSchema, body ?? {});
+  assertRecentSignIn(deps, session);
   const rp = relyingParty(deps);
   const existing = await deps.db
     .selectFrom("passkeys")
@@ -150,7 +157,9 @@ export async function passkeyRegistrationOptions(deps: CoreDeps, user: UsersTabl
       id: row.credential_id,
       transports: transportsOf(row.transports),
     })),
-    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+    // The device's lock is asked every time: a passkey stands for possession and a PIN or a
+    // fingerprint, so it may replace both the password and the app's code.
+    authenticatorSelection: { residentKey: "required", userVerification: "required" },
   });
   const challengeId = await storeChallenge(
     deps,
@@ -163,7 +172,12 @@ export async function passkeyRegistrationOptions(deps: CoreDeps, user: UsersTabl
 }
 
 /** `.../register/verify`: checks the new passkey against its challenge and keeps it. */
-export async function verifyPasskeyRegistration(deps: CoreDeps, user: UsersTable, body: unknown) {
+export async function verifyPasskeyRegistration(
+  deps: CoreDeps,
+  user: UsersTable,
+  body: unknown,
+  session: ProvingSession,
+) {
   const { challengeId, ...response } = validate(PasskeyResponseSchema, body);
   const challenge = await takeChallenge(deps, "register", challengeId, response.response);
   if (!challenge || challenge.user_id !== user.id) throw passkeyInvalid();
@@ -175,7 +189,7 @@ export async function verifyPasskeyRegistration(deps: CoreDeps, user: UsersTable
       expectedChallenge: challenge.challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
-      requireUserVerification: false,
+      requireUserVerification: true,
     });
   } catch {
     throw passkeyInvalid();
@@ -213,6 +227,8 @@ export async function verifyPasskeyRegistration(deps: CoreDeps, user: UsersTable
     if (taken) throw conflict("This passkey is already registered");
     throw error;
   }
+  // The passkey was just used with its lock, in this session: as a sign-in with it would be.
+  await markSecondFactor(deps.db, session.sessionId);
   await notifySecurityChange(deps, user, "passkey-added", row.name);
   return presentPasskey(row);
 }
@@ -222,7 +238,7 @@ export async function passkeyLoginOptions(deps: CoreDeps) {
   const rp = relyingParty(deps);
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
-    userVerification: "preferred",
+    userVerification: "required",
   });
   const challengeId = await storeChallenge(deps, "login", options.challenge, null, null);
   return { options, challengeId };
@@ -267,7 +283,7 @@ export async function verifyPasskeyLogin(deps: CoreDeps, body: unknown) {
         counter: Number(found.counter),
         transports: transportsOf(found.transports),
       },
-      requireUserVerification: false,
+      requireUserVerification: true,
     });
   } catch {
     throw passkeyInvalid();

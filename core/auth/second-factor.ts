@@ -11,11 +11,12 @@ import type { Database, UsersTable } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { securityNoticeMail, type SecurityChange } from "../mail/templates.js";
 import { iso } from "../shared/clock.js";
-import { conflict, DomainError, invalid } from "../shared/errors.js";
+import { conflict, DomainError, forbidden, invalid } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
 import { verifyPassword } from "./passwords.js";
+import { markSecondFactor } from "./sessions.js";
 import { hashToken } from "./tokens.js";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from "./totp.js";
 
@@ -70,12 +71,33 @@ export async function notifySecurityChange(
   });
 }
 
+/** The session changing how its account signs in. */
+export interface ProvingSession {
+  sessionId: string;
+  /** When it signed in (ISO time). */
+  signedInAt: string;
+}
+
+/** A sign-in this recent may add a second factor (as it may change the password, decision 006). */
+export const RECENT_SIGN_IN_MS = 15 * 60_000;
+
+/**
+ * Adding a second factor needs a recent sign-in: a session stolen long after it signed in must
+ * not be able to add its thief's app or passkey, which a password reset would not take away.
+ */
+export function assertRecentSignIn(deps: Pick<CoreDeps, "clock">, session: ProvingSession) {
+  if (deps.clock().getTime() - Date.parse(session.signedInAt) >= RECENT_SIGN_IN_MS) {
+    throw forbidden(securityMessages.signInAgain);
+  }
+}
+
 /**
  * A new secret for the app, kept aside until a code from it confirms it (`enableTwoFactor`): asking
  * again replaces it, and the sign-in does not change until then.
  */
-export async function setupTwoFactor(deps: CoreDeps, user: UsersTable) {
+export async function setupTwoFactor(deps: CoreDeps, user: UsersTable, session: ProvingSession) {
   if (user.totp_secret !== null) throw conflict(securityMessages.alreadyOn);
+  assertRecentSignIn(deps, session);
   const secret = newTotpSecret();
   await deps.db
     .updateTable("users")
@@ -116,7 +138,12 @@ async function replaceRecoveryCodes(db: Db, userId: string, now: string) {
  * Turns two-factor sign-in on with the secret `setupTwoFactor` gave, once the app's first code
  * proves it holds it; answers the ten recovery codes, shown this once (only their hashes are kept).
  */
-export async function enableTwoFactor(deps: CoreDeps, user: UsersTable, body: unknown) {
+export async function enableTwoFactor(
+  deps: CoreDeps,
+  user: UsersTable,
+  body: unknown,
+  session: ProvingSession,
+) {
   const { code } = validate(TwoFactorEnableSchema, body);
   if (user.totp_secret !== null) throw conflict(securityMessages.alreadyOn);
   const secret = user.totp_pending_secret;
@@ -134,6 +161,8 @@ export async function enableTwoFactor(deps: CoreDeps, user: UsersTable, body: un
       .where("totp_pending_secret", "=", secret)
       .executeTakeFirst();
     if (result.numUpdatedRows !== 1n) throw conflict(securityMessages.alreadyOn);
+    // The code just given proves the app in this session, as a sign-in with it would.
+    await markSecondFactor(trx, session.sessionId);
     return replaceRecoveryCodes(trx, user.id, iso(deps.clock()));
   });
   await notifySecurityChange(deps, user, "two-factor-on");
@@ -154,7 +183,10 @@ export async function disableTwoFactor(deps: CoreDeps, user: UsersTable, body: u
   await notifySecurityChange(deps, user, "two-factor-off");
 }
 
-/** Forgets the app's secret and the recovery codes (also the command line's recovery). */
+/**
+ * Forgets the app's secret and the recovery codes (also the command line's recovery); sign-ins
+ * waiting for a code end with them.
+ */
 export async function turnOffTwoFactor(db: Kysely<Database>, userId: string) {
   await db.transaction().execute(async (trx) => {
     await trx
@@ -163,7 +195,17 @@ export async function turnOffTwoFactor(db: Kysely<Database>, userId: string) {
       .where("id", "=", userId)
       .execute();
     await trx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
+    await endPendingSignIns(trx, userId);
   });
+}
+
+/** Ends the account's sign-ins waiting for their second step (a password change ends them too). */
+export async function endPendingSignIns(db: Db, userId: string) {
+  await db
+    .deleteFrom("verification_tokens")
+    .where("user_id", "=", userId)
+    .where("kind", "=", "sign-in")
+    .execute();
 }
 
 /** How many of an account's recovery codes are left. */

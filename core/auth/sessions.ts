@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database, UsersTable } from "../../db/schema.js";
 import { addMs, DAY_MS, iso } from "../shared/clock.js";
@@ -24,12 +24,16 @@ export interface SessionUser {
   user: UsersTable;
 }
 
-/** A new session; `userAgent` only names the device in the sessions list ("Firefox on Linux"). */
+/**
+ * A new session; `userAgent` only names the device in the sessions list ("Firefox on Linux"), and
+ * `secondFactor` says it was opened with more than a password.
+ */
 export async function createSession(
   db: Kysely<Database>,
   userId: string,
   now: Date,
   userAgent?: string,
+  secondFactor = false,
 ) {
   const token = randomToken();
   await db
@@ -42,6 +46,7 @@ export async function createSession(
       expires_at: iso(addMs(now, SESSION_TTL_MS)),
       last_seen_at: iso(now),
       device: userAgent === undefined ? null : deviceOf(userAgent),
+      second_factor: secondFactor ? 1 : 0,
     })
     .execute();
   return token;
@@ -100,22 +105,14 @@ export async function findSessionUser(
         "sessions.id as session_id",
         "sessions.created_at as signed_in_at",
         "sessions.last_seen_at as last_seen_at",
-        // Only an admin's rights depend on these: the site's rule, and whether it has a passkey.
+        "sessions.second_factor as second_factor",
+        // Only an admin's rights depend on the site's rule: read for admins alone.
         eb
           .selectFrom("site_settings")
           .select("site_settings.require_admin_second_factor")
           .where("site_settings.id", "=", sql.lit("site"))
           .where("users.is_admin", "=", sql.lit(1))
           .as("admin_rule"),
-        eb
-          .exists(
-            eb
-              .selectFrom("passkeys")
-              .select("passkeys.id")
-              .whereRef("passkeys.user_id", "=", "users.id")
-              .where("users.is_admin", "=", sql.lit(1)),
-          )
-          .as("admin_passkey"),
       ])
       .where("sessions.token_hash", "=", tokenHash)
       .where("sessions.expires_at", ">", iso(now))
@@ -127,7 +124,7 @@ export async function findSessionUser(
     signed_in_at: signedInAt,
     last_seen_at: lastSeenAt,
     admin_rule: adminRule,
-    admin_passkey: adminPasskey,
+    second_factor: secondFactor,
     ...user
   } = row;
   if (lastSeenAt === null || now.getTime() - Date.parse(lastSeenAt) >= LAST_SEEN_EVERY_MS) {
@@ -139,8 +136,10 @@ export async function findSessionUser(
       .execute()
       .catch(() => undefined);
   }
+  // The session must have been opened with a second factor, not merely belong to an account that
+  // has one: else a stolen password would still open an admin's session.
   const adminNeedsSecondFactor =
-    user.is_admin === 1 && Number(adminRule) === 1 && user.totp_secret === null && !adminPasskey;
+    user.is_admin === 1 && Number(adminRule) === 1 && Number(secondFactor) !== 1;
   return {
     sessionId,
     signedInAt,
@@ -187,6 +186,14 @@ export async function listSessions(
     .sort(
       (a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt),
     );
+}
+
+/** Marks a session as opened with a second factor: its owner has just proven one in it. */
+export async function markSecondFactor(
+  db: Kysely<Database> | Transaction<Database>,
+  sessionId: string,
+) {
+  await db.updateTable("sessions").set({ second_factor: 1 }).where("id", "=", sessionId).execute();
 }
 
 /** Signs one of the account's sessions out; 404 for an id that is not one of them. */

@@ -32,7 +32,8 @@ export async function issueToken(
       .deleteFrom("verification_tokens")
       .where("user_id", "=", userId)
       .where("kind", "=", kind);
-    if (kind === "email") stale = stale.where("expires_at", "<=", iso(now));
+    // Sign-up links and pending sign-ins (two browsers at once) stay good side by side.
+    if (kind === "email" || kind === "sign-in") stale = stale.where("expires_at", "<=", iso(now));
     await stale.execute();
     await trx
       .insertInto("verification_tokens")

@@ -4,7 +4,7 @@ import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database, UsersTable } from "../../db/schema.js";
 import { countLoginAttempt } from "../auth/login-attempts.js";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
-import { notifySecurityChange } from "../auth/second-factor.js";
+import { endPendingSignIns, notifySecurityChange } from "../auth/second-factor.js";
 import { revokeUserSessions } from "../auth/sessions.js";
 import { pendingEmailChange } from "../auth/verification-tokens.js";
 import {
@@ -211,6 +211,7 @@ export async function updateProfile(
   await (visible ? changingContent(deps, update) : update());
   if (input.password) {
     await revokeUserSessions(deps.db, user.id, session.sessionId);
+    await endPendingSignIns(deps.db, user.id);
     await notifySecurityChange(deps, user, "password-changed");
   }
   return {

@@ -9,8 +9,10 @@ import type { Kysely, Migration } from "kysely";
 // - webauthn_challenges: a challenge handed out with passkey options, used once, minutes long.
 // - sessions.last_seen_at, sessions.device: when a session was last used (to the nearest few
 //   minutes) and "Firefox on Linux" read from the user agent at sign-in; the agent is not kept.
-// - site_settings.require_admin_second_factor: admins act as admins only with two-factor sign-in
-//   or a passkey.
+// - sessions.second_factor: 1 when the session was opened with more than a password (a code, a
+//   recovery code or a passkey), or its owner set one up in it.
+// - site_settings.require_admin_second_factor: admins act as admins only in sessions opened with
+//   two-factor sign-in or a passkey.
 export const accountSecurity: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable("users").addColumn("totp_secret", "text").execute();
@@ -59,6 +61,10 @@ export const accountSecurity: Migration = {
     await db.schema.alterTable("sessions").addColumn("last_seen_at", "text").execute();
     await db.schema.alterTable("sessions").addColumn("device", "text").execute();
     await db.schema
+      .alterTable("sessions")
+      .addColumn("second_factor", "integer", (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
       .alterTable("site_settings")
       .addColumn("require_admin_second_factor", "integer", (c) => c.notNull().defaultTo(0))
       .execute();
@@ -66,6 +72,7 @@ export const accountSecurity: Migration = {
 
   async down(db: Kysely<unknown>) {
     await db.schema.alterTable("site_settings").dropColumn("require_admin_second_factor").execute();
+    await db.schema.alterTable("sessions").dropColumn("second_factor").execute();
     await db.schema.alterTable("sessions").dropColumn("device").execute();
     await db.schema.alterTable("sessions").dropColumn("last_seen_at").execute();
     await db.schema.dropTable("webauthn_challenges").execute();

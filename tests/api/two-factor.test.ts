@@ -84,6 +84,16 @@ describe("setting two-factor sign-in up", () => {
     expect((await login(user)).status).toBe(200);
   });
 
+  it("asks a session that signed in over 15 minutes ago to sign in again", async () => {
+    const user = await buildUser(server, api);
+    now += 15 * 60_000;
+    const stale = await api.post("/api/auth/2fa/setup", undefined, { token: user.token });
+    expect(stale.status).toBe(403);
+    expect(stale.body.message).toMatch(/^For your safety, sign in again/);
+    const fresh = (await login(user)).body.token ?? "";
+    expect((await api.post("/api/auth/2fa/setup", undefined, { token: fresh })).status).toBe(200);
+  });
+
   it("gives the secret as text and as an otpauth address with the site's name", async () => {
     const user = await buildUser(server, api);
     const setup = await api.post<{ secret: string; otpauthUrl: string }>(
@@ -397,6 +407,8 @@ describe("admins required to use a second factor", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/^Turn on two-factor sign-in or add a passkey/);
     const other = await buildUser(server, api, { isAdmin: true });
+    // A session the admin opened with the password alone, before turning two-factor on.
+    const older = (await login(admin)).body.token ?? "";
     const { secret } = await withTwoFactor(admin);
     const saved = await api.put(
       "/api/admin/settings",
@@ -407,6 +419,10 @@ describe("admins required to use a second factor", () => {
     // The admin without a second factor acts as a member: 403 on the admin's calls.
     expect((await api.get("/api/users/profile", { token: other.token })).status).toBe(403);
     expect((await api.get("/api/users/profile", { token: admin.token })).status).toBe(200);
+    // The rule asks how the session signed in, not whether the account has a second factor.
+    expect((await api.get("/api/users/profile", { token: older })).status).toBe(403);
+    // A password-only sign-in says so in its answer.
+    expect((await login(other)).body).toMatchObject({ isAdmin: false });
     // Left out of a later save, the rule stays.
     await api.put("/api/admin/settings", settings, { token: admin.token });
     expect((await api.get("/api/users/profile", { token: other.token })).status).toBe(403);

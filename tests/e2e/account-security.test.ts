@@ -116,6 +116,18 @@ describe("two-factor sign-in with an authenticator app", () => {
   });
 });
 
+describe("the login page", () => {
+  it("is the same for every visitor, whatever sign-in cookie one of them sends", async () => {
+    const forged = await fetch(`${server.url}/login`, {
+      headers: { cookie: "signin=0123456789abcdef.sometoken" },
+    });
+    expect(await forged.text()).toContain("Log in to your account");
+    const next = await (await fetch(`${server.url}/login`)).text();
+    expect(next).toContain("Log in to your account");
+    expect(next).not.toContain("Two-factor sign-in");
+  });
+});
+
 describe("passkeys", () => {
   it("are added on the security page and sign in from the login page, no password", async () => {
     const user = await buildUser(server, api);

@@ -12,7 +12,13 @@ import {
   enableTwoFactor,
   setupTwoFactor,
 } from "../../../core/auth/second-factor.js";
-import { endSession, listSessions, revokeUserSessions } from "../../../core/auth/sessions.js";
+import {
+  endSession,
+  listSessions,
+  revokeUserSessions,
+  type SessionUser,
+} from "../../../core/auth/sessions.js";
+import type { UsersTable } from "../../../db/schema.js";
 import type { CoreDeps } from "../../../core/deps.js";
 import { PASSKEY_RESPONSE_MAX } from "../../../contract/account-security.js";
 import { requireSignedIn } from "../../plugins/auth.js";
@@ -25,13 +31,20 @@ type WithId = { Params: { id: string } };
 /** Two-factor sign-in, passkeys and the sessions list (DESIGN.md 10, "Account security"). */
 export function securityRoutes(app: FastifyInstance, deps: CoreDeps) {
   const owner = async (request: FastifyRequest) => (await requireSignedIn(deps, request)).session;
+  /** The account and the session adding a second factor to it. */
+  const proving = async (request: FastifyRequest) => {
+    const session = await owner(request);
+    return [session.user, session] as const;
+  };
+  const withBody = ([user, session]: readonly [UsersTable, SessionUser], body: unknown) =>
+    [user, body, session] as const;
 
   app.post("/api/auth/2fa/setup", documented(docs.setup, limits.security), async (request) =>
-    setupTwoFactor(deps, (await owner(request)).user),
+    setupTwoFactor(deps, ...(await proving(request))),
   );
 
   app.post("/api/auth/2fa/enable", documented(docs.enable, limits.security), async (request) =>
-    enableTwoFactor(deps, (await owner(request)).user, request.body),
+    enableTwoFactor(deps, ...withBody(await proving(request), request.body)),
   );
 
   app.post(
@@ -46,7 +59,8 @@ export function securityRoutes(app: FastifyInstance, deps: CoreDeps) {
   app.post(
     "/api/auth/passkeys/register/options",
     documented(docs.registerOptions, limits.security),
-    async (request) => passkeyRegistrationOptions(deps, (await owner(request)).user, request.body),
+    async (request) =>
+      passkeyRegistrationOptions(deps, ...withBody(await proving(request), request.body)),
   );
 
   app.post(
@@ -55,7 +69,9 @@ export function securityRoutes(app: FastifyInstance, deps: CoreDeps) {
     async (request, reply) =>
       reply
         .status(201)
-        .send(await verifyPasskeyRegistration(deps, (await owner(request)).user, request.body)),
+        .send(
+          await verifyPasskeyRegistration(deps, ...withBody(await proving(request), request.body)),
+        ),
   );
 
   app.post("/api/auth/passkeys/login/options", documented(docs.loginOptions, limits.login), () =>
