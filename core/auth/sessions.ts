@@ -139,7 +139,7 @@ export async function findSessionUser(
   // The session must have been opened with a second factor, not merely belong to an account that
   // has one: else a stolen password would still open an admin's session.
   const adminNeedsSecondFactor =
-    user.is_admin === 1 && Number(adminRule) === 1 && Number(secondFactor) !== 1;
+    user.is_admin === 1 && Number(adminRule) === 1 && secondFactor !== 1;
   return {
     sessionId,
     signedInAt,
