@@ -20,6 +20,7 @@ import {
   signupCookie,
   withSetCookies,
 } from "../features/auth/session-cookie.server.js";
+import { passkeyAnswer } from "../features/security/passkey-answer.server.js";
 import { PasskeySignIn } from "../features/security/passkey-buttons.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
@@ -72,19 +73,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return fail({ ...result, intent: "code" });
   }
   if (fields.intent === "passkey") {
-    const result = await attempt(async () => {
-      let credential: unknown;
-      try {
-        credential = JSON.parse(fields.credential ?? "");
-      } catch {
-        throw invalid(securityMessages.passkeyInvalid);
-      }
-      const body =
-        typeof credential === "object" && credential !== null
-          ? { ...credential, challengeId: fields.challengeId }
-          : credential;
-      return loginWithPasskey(deps, body, userAgent);
-    });
+    const result = await attempt(async () =>
+      loginWithPasskey(deps, passkeyAnswer(fields), userAgent),
+    );
     return result.ok ? signedIn(result.value.token, fields.next, secure) : fail(result);
   }
   const result = await attempt(async () => signInOnSite(deps, fields, userAgent));

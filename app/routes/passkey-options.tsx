@@ -4,6 +4,11 @@ import { requireUser } from "../../core/users/users-service.js";
 import { formFields } from "../features/forms/action.server.js";
 import type { Route } from "./+types/passkey-options";
 
+/** Asked for with POST alone: a GET (a reload, a shared link) is told so. */
+export function loader() {
+  return new Response(null, { status: 405, headers: { allow: "POST" } });
+}
+
 /**
  * The options to make a passkey with, as JSON for the security page's script (decision 024): the
  * API's call takes a bearer token, and the site's session is a cookie scripts cannot read.

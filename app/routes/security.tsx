@@ -20,6 +20,7 @@ import { attempt, fail, formFields, limited } from "../features/forms/action.ser
 import { Field } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import type { ActionResult } from "../features/forms/form-state.js";
+import { passkeyAnswer } from "../features/security/passkey-answer.server.js";
 import { AddPasskey } from "../features/security/passkey-buttons.js";
 import { qrCodeImage } from "../features/security/qr-code.server.js";
 import settingsStyles from "../features/settings/settings.css?url";
@@ -72,19 +73,6 @@ const SPENDS_SECURITY_LIMIT = new Set<string>([
   "passkey-add",
   "passkey-remove",
 ]);
-
-function passkeyAnswer(fields: Record<string, string>) {
-  let credential: unknown;
-  try {
-    credential = JSON.parse(fields.credential ?? "");
-  } catch {
-    throw invalid(securityMessages.passkeyInvalid);
-  }
-  if (typeof credential !== "object" || credential === null) {
-    throw invalid(securityMessages.passkeyInvalid);
-  }
-  return { ...credential, challengeId: fields.challengeId };
-}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);

@@ -76,6 +76,11 @@ const NOT_COUNTED: Record<string, { path: string; status: number }> = {
   "page /posts/preview": { path: "/posts/preview", status: 405 },
   "page /posts/autosave": { path: "/posts/autosave", status: 405 },
   "page /posts/images": { path: "/posts/images", status: 405 },
+  // The security page's passkey options (decision 024), POST alone too.
+  "page /settings/security/passkey-options": {
+    path: "/settings/security/passkey-options",
+    status: 405,
+  },
   // A mail client without one-click unsubscribe opens the mail's address: it is sent on to the
   // unsubscribe page, which is counted.
   "GET /api/unsubscribe/:userId/:token": { path: "/api/unsubscribe/:userId/:token", status: 303 },
@@ -297,6 +302,7 @@ beforeAll(async () => {
     { path: "/reading-list", as: "member" },
     { path: "/notifications", as: "member" },
     { path: "/settings", as: "member" },
+    { path: "/settings/security", as: "member" },
     { path: "/email-verified", as: "member", shows: "successfully verified" },
     // The pages of signing in and up are a visitor's (a member is sent home).
     { path: "/login", as: "visitor" },
@@ -341,6 +347,8 @@ beforeAll(async () => {
     { path: `/api/users/user/${author.id}?pageNumber=2`, as: "member" },
     { path: "/api/users/me/bookmarks?pageNumber=1", as: "member" },
     { path: "/api/users/me/settings", as: "member" },
+    { path: "/api/auth/passkeys", as: "member" },
+    { path: "/api/auth/sessions", as: "member" },
     { path: "/api/comments", as: "admin" },
     { path: "/api/categories", as: "member" },
     { path: "/api/tags", as: "member" },
