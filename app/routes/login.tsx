@@ -38,11 +38,14 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return { site: context.site, next: returnPath(new URL(request.url).searchParams.get("next")) };
 }
 
-/** The page's answer once a session is open: on to where the reader was going. */
-function signedIn(token: string, next: string | undefined, secure: boolean) {
+/**
+ * The page's answer once a session is open: on to where the reader was going; after the code
+ * step, the pending sign-in's cookie goes.
+ */
+function signedIn(token: string, next: string | undefined, secure: boolean, afterCode = false) {
   const headers = new Headers();
   headers.append("Set-Cookie", sessionCookie(token, secure));
-  headers.append("Set-Cookie", clearedSignInStepCookie(secure));
+  if (afterCode) headers.append("Set-Cookie", clearedSignInStepCookie(secure));
   return redirect(returnPath(next) ?? "/", { headers });
 }
 
@@ -63,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!pending) throw invalid(securityMessages.signInExpired);
       return finishSignInOnSite(deps, pending, fields, userAgent);
     });
-    if (result.ok) return signedIn(result.value.token, fields.next, secure);
+    if (result.ok) return signedIn(result.value.token, fields.next, secure, true);
     if (result.message === securityMessages.signInExpired) {
       return data(result, {
         status: result.status,
