@@ -249,18 +249,14 @@ export default function Security({ loaderData }: Route.ComponentProps) {
                     )}
                   </span>
                 </div>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="passkey-remove" />
-                  <input type="hidden" name="id" value={passkey._id} />
-                  <button
-                    type="submit"
-                    className="button button-small button-danger"
-                    disabled={busy}
-                    aria-label={`Remove passkey ${passkey.name}`}
-                  >
-                    Remove
-                  </button>
-                </Form>
+                <RowAction
+                  intent="passkey-remove"
+                  id={passkey._id}
+                  label="Remove"
+                  name={`Remove passkey ${passkey.name}`}
+                  danger
+                  busy={busy}
+                />
               </li>
             ))}
           </ul>
@@ -287,18 +283,14 @@ export default function Security({ loaderData }: Route.ComponentProps) {
                 </span>
               </div>
               {session.current ? null : (
-                <Form method="post">
-                  <input type="hidden" name="intent" value="session-end" />
-                  <input type="hidden" name="id" value={session._id} />
-                  <button
-                    type="submit"
-                    className="button button-small"
-                    disabled={busy}
-                    aria-label={`Sign out ${session.device}`}
-                  >
-                    Sign out
-                  </button>
-                </Form>
+                <RowAction
+                  intent="session-end"
+                  id={session._id}
+                  label="Sign out"
+                  // Two devices may have the same name: when each signed in tells them apart.
+                  name={`Sign out ${session.device}, signed in ${dateTime(session.createdAt)}`}
+                  busy={busy}
+                />
               )}
             </li>
           ))}
@@ -313,6 +305,32 @@ export default function Security({ loaderData }: Route.ComponentProps) {
         ) : null}
       </section>
     </section>
+  );
+}
+
+/** A list row's button: one form with its intent and the row's id. */
+function RowAction(props: {
+  intent: Intent;
+  id: string;
+  label: string;
+  /** The button's accessible name, naming its row. */
+  name: string;
+  danger?: boolean;
+  busy: boolean;
+}) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={props.intent} />
+      <input type="hidden" name="id" value={props.id} />
+      <button
+        type="submit"
+        className={`button button-small${props.danger ? " button-danger" : ""}`}
+        disabled={props.busy}
+        aria-label={props.name}
+      >
+        {props.label}
+      </button>
+    </Form>
   );
 }
 

@@ -20,8 +20,8 @@ import { conflict, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
-import { assertRecentSignIn, notifySecurityChange, type ProvingSession } from "./second-factor.js";
-import { markSecondFactor } from "./sessions.js";
+import { assertRecentSignIn, notifySecurityChange } from "./second-factor.js";
+import { markSecondFactor, type ChangingSession } from "./sessions.js";
 
 // Passkeys (WebAuthn) through @simplewebauthn/server (decision 024). The relying party is
 // PUBLIC_URL's host name, and only PUBLIC_URL's origin may answer.
@@ -130,13 +130,16 @@ async function takeChallenge(
 }
 
 const passkeyInvalid = () => invalid(securityMessages.passkeyInvalid);
+const refused = (): never => {
+  throw passkeyInvalid();
+};
 
 /** `POST /api/auth/passkeys/register/options`: what the browser needs to make a passkey. */
 export async function passkeyRegistrationOptions(
   deps: CoreDeps,
   user: UsersTable,
   body: unknown,
-  session: ProvingSession,
+  session: ChangingSession,
 ) {
   const { name } = validate(PasskeyOptionsSchema, body ?? {});
   assertRecentSignIn(deps, session);
@@ -176,24 +179,20 @@ export async function verifyPasskeyRegistration(
   deps: CoreDeps,
   user: UsersTable,
   body: unknown,
-  session: ProvingSession,
+  session: ChangingSession,
 ) {
   const { challengeId, ...response } = validate(PasskeyResponseSchema, body);
   const challenge = await takeChallenge(deps, "register", challengeId, response.response);
   if (!challenge || challenge.user_id !== user.id) throw passkeyInvalid();
   const rp = relyingParty(deps);
-  let verified;
-  try {
-    verified = await verifyRegistrationResponse({
-      response: response as unknown as RegistrationResponseJSON,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
-    });
-  } catch {
-    throw passkeyInvalid();
-  }
+  // The library's refusals (a wrong origin, a bad signature...) are one 400 for the client.
+  const verified = await verifyRegistrationResponse({
+    response: response as unknown as RegistrationResponseJSON,
+    expectedChallenge: challenge.challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: true,
+  }).catch(refused);
   if (!verified.verified) throw passkeyInvalid();
   const { credential } = verified.registrationInfo;
   const now = iso(deps.clock());
@@ -270,24 +269,20 @@ export async function verifyPasskeyLogin(deps: CoreDeps, body: unknown) {
     throw passkeyInvalid();
   }
   const rp = relyingParty(deps);
-  let verified;
-  try {
-    verified = await verifyAuthenticationResponse({
-      response: response as unknown as AuthenticationResponseJSON,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      credential: {
-        id: found.credential_id,
-        publicKey: new Uint8Array(Buffer.from(found.public_key, "base64url")),
-        counter: Number(found.counter),
-        transports: transportsOf(found.transports),
-      },
-      requireUserVerification: true,
-    });
-  } catch {
-    throw passkeyInvalid();
-  }
+  // The library's refusals (a wrong origin, a bad signature...) are one 400 for the client.
+  const verified = await verifyAuthenticationResponse({
+    response: response as unknown as AuthenticationResponseJSON,
+    expectedChallenge: challenge.challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    credential: {
+      id: found.credential_id,
+      publicKey: new Uint8Array(Buffer.from(found.public_key, "base64url")),
+      counter: Number(found.counter),
+      transports: transportsOf(found.transports),
+    },
+    requireUserVerification: true,
+  }).catch(refused);
   if (!verified.verified) throw passkeyInvalid();
   await deps.db
     .updateTable("passkeys")

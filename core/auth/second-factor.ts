@@ -16,7 +16,7 @@ import { newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
 import { verifyPassword } from "./passwords.js";
-import { markSecondFactor } from "./sessions.js";
+import { markSecondFactor, signedInRecently, type ChangingSession } from "./sessions.js";
 import { hashToken } from "./tokens.js";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from "./totp.js";
 
@@ -71,31 +71,19 @@ export async function notifySecurityChange(
   });
 }
 
-/** The session changing how its account signs in. */
-export interface ProvingSession {
-  sessionId: string;
-  /** When it signed in (ISO time). */
-  signedInAt: string;
-}
-
-/** A sign-in this recent may add a second factor (as it may change the password, decision 006). */
-export const RECENT_SIGN_IN_MS = 15 * 60_000;
-
 /**
  * Adding a second factor needs a recent sign-in: a session stolen long after it signed in must
  * not be able to add its thief's app or passkey, which a password reset would not take away.
  */
-export function assertRecentSignIn(deps: Pick<CoreDeps, "clock">, session: ProvingSession) {
-  if (deps.clock().getTime() - Date.parse(session.signedInAt) >= RECENT_SIGN_IN_MS) {
-    throw forbidden(securityMessages.signInAgain);
-  }
+export function assertRecentSignIn(deps: Pick<CoreDeps, "clock">, session: ChangingSession) {
+  if (!signedInRecently(deps.clock(), session)) throw forbidden(securityMessages.signInAgain);
 }
 
 /**
  * A new secret for the app, kept aside until a code from it confirms it (`enableTwoFactor`): asking
  * again replaces it, and the sign-in does not change until then.
  */
-export async function setupTwoFactor(deps: CoreDeps, user: UsersTable, session: ProvingSession) {
+export async function setupTwoFactor(deps: CoreDeps, user: UsersTable, session: ChangingSession) {
   if (user.totp_secret !== null) throw conflict(securityMessages.alreadyOn);
   assertRecentSignIn(deps, session);
   const secret = newTotpSecret();
@@ -142,7 +130,7 @@ export async function enableTwoFactor(
   deps: CoreDeps,
   user: UsersTable,
   body: unknown,
-  session: ProvingSession,
+  session: ChangingSession,
 ) {
   const { code } = validate(TwoFactorEnableSchema, body);
   if (user.totp_secret !== null) throw conflict(securityMessages.alreadyOn);

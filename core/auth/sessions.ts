@@ -9,6 +9,21 @@ import { hashToken, randomToken } from "./tokens.js";
 
 export const SESSION_TTL_MS = 30 * DAY_MS;
 
+/**
+ * A sign-in this recent stands in for the current password (a client signs in, then changes it)
+ * and may add a second factor (decision 024).
+ */
+export const RECENT_SIGN_IN_MS = 15 * 60_000;
+
+/** The session making a change to its account: which one, and when it signed in (ISO time). */
+export interface ChangingSession {
+  sessionId: string;
+  signedInAt: string;
+}
+
+export const signedInRecently = (now: Date, session: ChangingSession) =>
+  now.getTime() - Date.parse(session.signedInAt) < RECENT_SIGN_IN_MS;
+
 /** A session's "last seen" is written again only when it is older than this. */
 export const LAST_SEEN_EVERY_MS = 5 * 60_000;
 
@@ -17,10 +32,9 @@ export interface SessionUser {
   /** When this session signed in (ISO time): a recent sign-in stands in for the password. */
   signedInAt: string;
   /**
-   * The account is an admin, and the site asks admins for two-factor sign-in or a passkey, which
-   * it has not: it acts as a member (`user.is_admin` is 0) until it adds one (decision 024).
+   * The account's row; `is_admin` is 0 for an admin's session held to the site's rule (opened
+   * without a second factor while admins need one, decision 024): it acts as a member.
    */
-  adminNeedsSecondFactor: boolean;
   user: UsersTable;
 }
 
@@ -140,12 +154,7 @@ export async function findSessionUser(
   // has one: else a stolen password would still open an admin's session.
   const adminNeedsSecondFactor =
     user.is_admin === 1 && Number(adminRule) === 1 && secondFactor !== 1;
-  return {
-    sessionId,
-    signedInAt,
-    adminNeedsSecondFactor,
-    user: adminNeedsSecondFactor ? { ...user, is_admin: 0 } : user,
-  };
+  return { sessionId, signedInAt, user: adminNeedsSecondFactor ? { ...user, is_admin: 0 } : user };
 }
 
 export async function revokeSession(db: Kysely<Database>, sessionId: string) {

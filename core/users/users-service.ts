@@ -5,7 +5,7 @@ import type { Database, UsersTable } from "../../db/schema.js";
 import { countLoginAttempt } from "../auth/login-attempts.js";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
 import { endPendingSignIns, notifySecurityChange } from "../auth/second-factor.js";
-import { revokeUserSessions } from "../auth/sessions.js";
+import { revokeUserSessions, signedInRecently, type ChangingSession } from "../auth/sessions.js";
 import { pendingEmailChange } from "../auth/verification-tokens.js";
 import {
   authMessages,
@@ -134,8 +134,7 @@ export async function listUserPosts(deps: CoreDeps, id: string, pageNumber: numb
   return listPosts(deps, { userId: user.id }, pageNumber);
 }
 
-/** A sign-in this recent stands in for the current password (a client signs in, then changes it). */
-export const RECENT_SIGN_IN_MS = 15 * 60_000;
+export { RECENT_SIGN_IN_MS } from "../auth/sessions.js";
 
 /**
  * Asks who is there before the e-mail or the password changes: the current password, unless this
@@ -145,10 +144,10 @@ export const RECENT_SIGN_IN_MS = 15 * 60_000;
 async function confirmIdentity(
   deps: CoreDeps,
   user: UsersTable,
-  session: ProfileSession,
+  session: ChangingSession,
   currentPassword: string | undefined,
 ) {
-  if (deps.clock().getTime() - Date.parse(session.signedInAt) < RECENT_SIGN_IN_MS) return;
+  if (signedInRecently(deps.clock(), session)) return;
   if (!currentPassword) {
     const message = profileMessages.currentPasswordRequired;
     throw invalid(message, { currentPassword: message });
@@ -161,12 +160,6 @@ async function confirmIdentity(
   await deps.loginAttempts.clear(user.email_key);
 }
 
-/** The session making a profile change. */
-export interface ProfileSession {
-  sessionId: string;
-  signedInAt: string;
-}
-
 /**
  * Edits a profile. A new e-mail takes effect only once its owner opens the link mailed to it (the
  * old address is told); a new password ends the owner's other sessions, and the one making the
@@ -175,7 +168,7 @@ export interface ProfileSession {
 export async function updateProfile(
   deps: CoreDeps,
   actor: Actor,
-  session: ProfileSession,
+  session: ChangingSession,
   id: string,
   body: unknown,
 ) {

@@ -61,7 +61,7 @@ export function withSetCookies(args: {
 
 /**
  * A sign-in waiting for its second factor (decision 024): the account's id and the pending token,
- * kept ten minutes, bound to this exact host over HTTPS like the session's.
+ * kept as long as it (SIGN_IN_STEP_TTL_MS), bound to this exact host over HTTPS like the session's.
  */
 export const signInStepCookieName = (secure: boolean) => (secure ? "__Host-signin" : "signin");
 

@@ -41,6 +41,14 @@ async function optionsFrom(url: string, body?: FormData): Promise<OptionsAnswer>
   return { options: parsed.options, challengeId: parsed.challengeId };
 }
 
+/** What stopped the passkey, by the button that started it. */
+const Problem = ({ text }: { text: string | undefined }) =>
+  text ? (
+    <p role="alert" className="form-error">
+      {text}
+    </p>
+  ) : null;
+
 /** Says, without scripts, that passkeys need them (TOTP and passwords do not). */
 const NeedsScript = () => (
   <noscript>
@@ -90,11 +98,7 @@ export function PasskeySignIn({ next }: { next: string | undefined }) {
         Sign in with a passkey
       </button>
       <NeedsScript />
-      {problem ? (
-        <p role="alert" className="form-error">
-          {problem}
-        </p>
-      ) : null}
+      <Problem text={problem} />
     </div>
   );
 }
@@ -155,11 +159,7 @@ export function AddPasskey() {
         </p>
       ) : null}
       <NeedsScript />
-      {problem ? (
-        <p role="alert" className="form-error">
-          {problem}
-        </p>
-      ) : null}
+      <Problem text={problem} />
     </form>
   );
 }

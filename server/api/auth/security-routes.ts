@@ -12,13 +12,7 @@ import {
   enableTwoFactor,
   setupTwoFactor,
 } from "../../../core/auth/second-factor.js";
-import {
-  endSession,
-  listSessions,
-  revokeUserSessions,
-  type SessionUser,
-} from "../../../core/auth/sessions.js";
-import type { UsersTable } from "../../../db/schema.js";
+import { endSession, listSessions, revokeUserSessions } from "../../../core/auth/sessions.js";
 import type { CoreDeps } from "../../../core/deps.js";
 import { PASSKEY_RESPONSE_MAX } from "../../../contract/account-security.js";
 import { requireSignedIn } from "../../plugins/auth.js";
@@ -30,22 +24,18 @@ type WithId = { Params: { id: string } };
 
 /** Two-factor sign-in, passkeys and the sessions list (DESIGN.md 10, "Account security"). */
 export function securityRoutes(app: FastifyInstance, deps: CoreDeps) {
+  // The caller's session: its account, and which session it is and when it signed in.
   const owner = async (request: FastifyRequest) => (await requireSignedIn(deps, request)).session;
-  /** The account and the session adding a second factor to it. */
-  const proving = async (request: FastifyRequest) => {
+
+  app.post("/api/auth/2fa/setup", documented(docs.setup, limits.security), async (request) => {
     const session = await owner(request);
-    return [session.user, session] as const;
-  };
-  const withBody = ([user, session]: readonly [UsersTable, SessionUser], body: unknown) =>
-    [user, body, session] as const;
+    return setupTwoFactor(deps, session.user, session);
+  });
 
-  app.post("/api/auth/2fa/setup", documented(docs.setup, limits.security), async (request) =>
-    setupTwoFactor(deps, ...(await proving(request))),
-  );
-
-  app.post("/api/auth/2fa/enable", documented(docs.enable, limits.security), async (request) =>
-    enableTwoFactor(deps, ...withBody(await proving(request), request.body)),
-  );
+  app.post("/api/auth/2fa/enable", documented(docs.enable, limits.security), async (request) => {
+    const session = await owner(request);
+    return enableTwoFactor(deps, session.user, request.body, session);
+  });
 
   app.post(
     "/api/auth/2fa/disable",
@@ -59,19 +49,20 @@ export function securityRoutes(app: FastifyInstance, deps: CoreDeps) {
   app.post(
     "/api/auth/passkeys/register/options",
     documented(docs.registerOptions, limits.security),
-    async (request) =>
-      passkeyRegistrationOptions(deps, ...withBody(await proving(request), request.body)),
+    async (request) => {
+      const session = await owner(request);
+      return passkeyRegistrationOptions(deps, session.user, request.body, session);
+    },
   );
 
   app.post(
     "/api/auth/passkeys/register/verify",
     { ...documented(docs.registerVerify, limits.security), bodyLimit: PASSKEY_RESPONSE_MAX },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(
-          await verifyPasskeyRegistration(deps, ...withBody(await proving(request), request.body)),
-        ),
+    async (request, reply) => {
+      const session = await owner(request);
+      const passkey = await verifyPasskeyRegistration(deps, session.user, request.body, session);
+      return reply.status(201).send(passkey);
+    },
   );
 
   app.post("/api/auth/passkeys/login/options", documented(docs.loginOptions, limits.login), () =>
