@@ -33,6 +33,7 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: readingStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "alternate", type: "application/rss+xml", href: "/rss.xml", title: "RSS" },
+  { rel: "alternate", type: "application/feed+json", href: "/feed.json", title: "JSON Feed" },
 ];
 
 export async function loader({ context, request }: Route.LoaderArgs) {

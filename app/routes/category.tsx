@@ -7,6 +7,7 @@ import { pageFrom, Pager } from "../features/posts/pager.js";
 import { cardsOf, NoPosts, PostGrid } from "../features/posts/post-card.js";
 import { savedIslands } from "../features/reading/bookmark-button.js";
 import { savedPart } from "../features/reading/saved.server.js";
+import { feedLinks } from "../feed-links.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/category";
 
@@ -39,12 +40,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   };
 }
 
-export const meta = ({ loaderData: data }: Route.MetaArgs) =>
-  pageMeta(data.site, {
+export const meta = ({ loaderData: data }: Route.MetaArgs) => [
+  ...pageMeta(data.site, {
     title: data.category,
     description: `Posts in ${data.category} on ${data.site.title}.`,
     path: categoryPath(data.category),
-  });
+  }),
+  ...feedLinks(`category=${encodeURIComponent(data.category)}`, data.category),
+];
 
 export default function Category({ loaderData }: Route.ComponentProps) {
   const { category, posts, page, pages, saved } = loaderData;

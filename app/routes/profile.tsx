@@ -37,6 +37,7 @@ import { Island } from "../features/viewer/islands.js";
 import { viewerPart } from "../features/viewer/viewer-part.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
 import { ReportMenu } from "../features/reports/report-menu.js";
+import { feedLinks } from "../feed-links.js";
 import { pageMeta } from "../meta.js";
 import { EditIcon } from "../ui/icons.js";
 import type { LimitName } from "../context.js";
@@ -155,13 +156,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return { ok: true, intent, message: result.value.message, errors: {} };
 }
 
-export const meta = ({ loaderData }: Route.MetaArgs) =>
-  pageMeta(loaderData.site, {
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  ...pageMeta(loaderData.site, {
     title: loaderData.profile.username,
     description:
       loaderData.profile.bio || `${loaderData.profile.username} on ${loaderData.site.title}`,
     path: `/profile/${loaderData.profile._id}`,
-  });
+  }),
+  ...feedLinks(`author=${loaderData.profile._id}`, loaderData.profile.username),
+];
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
   const { profile, posts, total, page, pages, isOwner, tab, seesUnpublished, saved, following } =

@@ -7,6 +7,7 @@ import { cardsOf, PostGrid } from "../features/posts/post-card.js";
 import { tagPath } from "../features/posts/tag-list.js";
 import { savedIslands } from "../features/reading/bookmark-button.js";
 import { savedPart } from "../features/reading/saved.server.js";
+import { feedLinks } from "../feed-links.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/tag";
 
@@ -39,12 +40,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   };
 }
 
-export const meta = ({ loaderData: data }: Route.MetaArgs) =>
-  pageMeta(data.site, {
+export const meta = ({ loaderData: data }: Route.MetaArgs) => [
+  ...pageMeta(data.site, {
     title: `#${data.tag}`,
     description: `Posts tagged ${data.tag} on ${data.site.title}.`,
     path: tagPath(data.tag),
-  });
+  }),
+  ...feedLinks(`tag=${encodeURIComponent(data.tag)}`, `#${data.tag}`),
+];
 
 export default function Tag({ loaderData }: Route.ComponentProps) {
   const { tag, total, posts, page, pages, saved } = loaderData;

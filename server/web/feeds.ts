@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { listCategories } from "../../core/categories/categories-service.js";
 import type { CoreDeps } from "../../core/deps.js";
-import { listPosts, listPostStamps } from "../../core/posts/posts-service.js";
+import { listPostStamps } from "../../core/posts/posts-service.js";
+import type { PostSummary } from "../../core/posts/presenters.js";
 import type { Config } from "../config.js";
 import type { SiteSettingsReader } from "./site-settings.js";
 import type { ContentVersion } from "./content-version.js";
+import { selectFeed, topicQuery, type FeedTopic } from "./feed-selection.js";
 import { xmlSafe, xmlText } from "./xml-text.js";
-
-const RSS_ITEMS = 20;
 
 /** The sitemap protocol's limit of URLs in one file: past it, `/sitemap.xml` is an index. */
 export const SITEMAP_URLS_MAX = 50_000;
@@ -86,10 +86,46 @@ function keptPerVersion<T>(
   };
 }
 
-const sendXml = (reply: FastifyReply, type: string, body: string) =>
+const sendDocument = (reply: FastifyReply, type: string, body: string) =>
   reply.type(`${type}; charset=utf-8`).header("cache-control", "public, max-age=300").send(body);
 
-/** robots.txt, the sitemap and an RSS feed of the latest posts, with absolute URLs. */
+/** What a feed's title and description need of the site. */
+interface SiteFacts {
+  title: string;
+  welcome: string;
+}
+
+/** The site's title, and what a filtered feed follows: "Blog — Travel". */
+const feedTitle = (site: SiteFacts, topic: FeedTopic | undefined) =>
+  topic ? `${site.title} — ${topic.name}` : site.title;
+
+const feedDescription = (site: SiteFacts, topic: FeedTopic | undefined) =>
+  topic ? `Posts ${topic.phrase} on ${site.title}.` : site.welcome;
+
+const isoDate = (date: string) => new Date(date).toISOString();
+
+/** A post as JSON Feed 1.1 has items (https://www.jsonfeed.org/version/1.1/), URLs absolute. */
+function jsonFeedItem(base: string, post: PostSummary) {
+  const url = `${base}/posts/details/${post._id}`;
+  return {
+    id: url,
+    url,
+    title: post.title,
+    summary: post.excerpt,
+    content_text: post.excerpt,
+    ...(post.image ? { image: new URL(post.image.url, base).href } : {}),
+    date_published: isoDate(post.publishedAt ?? post.createdAt),
+    date_modified: isoDate(post.updatedAt),
+    // Named, with their profile: e-mail addresses stay private (as RSS's dc:creator).
+    authors: [{ name: post.user.username, url: `${base}/profile/${post.user._id}` }],
+    tags: [post.category, ...post.tags],
+  };
+}
+
+/**
+ * robots.txt, the sitemap, and feeds of the latest posts (RSS and JSON Feed, of the whole site or
+ * one category, tag or author), with absolute URLs.
+ */
 export function feedRoutes(
   app: FastifyInstance,
   deps: CoreDeps,
@@ -136,7 +172,7 @@ export function feedRoutes(
   });
 
   app.get("/sitemap.xml", async (_request, reply) =>
-    sendXml(reply, "application/xml", (await sitemaps()).main),
+    sendDocument(reply, "application/xml", (await sitemaps()).main),
   );
 
   app.get<{ Params: { part: string } }>("/sitemap-:part(^\\d+).xml", async (request, reply) => {
@@ -145,12 +181,17 @@ export function feedRoutes(
       ? parts[Number(request.params.part) - 1]
       : undefined;
     if (part === undefined) return reply.status(404).send({ message: "Not found" });
-    return sendXml(reply, "application/xml", part);
+    return sendDocument(reply, "application/xml", part);
   });
 
-  app.get("/rss.xml", async (_request, reply) => {
-    const site = options.siteSettings ? await options.siteSettings() : config.site;
-    const posts = (await listPosts(deps, {}, 1, RSS_ITEMS)).map(
+  const siteNow = async () => (options.siteSettings ? options.siteSettings() : config.site);
+
+  app.get("/rss.xml", async (request, reply) => {
+    const [site, { posts, topic }] = await Promise.all([
+      siteNow(),
+      selectFeed(deps, request.query),
+    ]);
+    const items = posts.map(
       (post) => `<item>
 <title>${xmlText(post.title)}</title>
 <link>${base}/posts/details/${post._id}</link>
@@ -164,13 +205,29 @@ export function feedRoutes(
     const body = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
 <channel>
-<title>${xmlText(site.title)}</title>
-<link>${base}/</link>
-<description>${xmlText(site.welcome)}</description>
-<atom:link href="${base}/rss.xml" rel="self" type="application/rss+xml"/>
-${posts.join("\n")}
+<title>${xmlText(feedTitle(site, topic))}</title>
+<link>${xmlText(`${base}${topic?.path ?? "/"}`)}</link>
+<description>${xmlText(feedDescription(site, topic))}</description>
+<atom:link href="${xmlText(`${base}/rss.xml${topicQuery(topic)}`)}" rel="self" type="application/rss+xml"/>
+${items.join("\n")}
 </channel>
 </rss>`;
-    return sendXml(reply, "application/rss+xml", body);
+    return sendDocument(reply, "application/rss+xml", body);
+  });
+
+  app.get("/feed.json", async (request, reply) => {
+    const [site, { posts, topic }] = await Promise.all([
+      siteNow(),
+      selectFeed(deps, request.query),
+    ]);
+    const feed = {
+      version: "https://jsonfeed.org/version/1.1",
+      title: feedTitle(site, topic),
+      home_page_url: `${base}${topic?.path ?? "/"}`,
+      feed_url: `${base}/feed.json${topicQuery(topic)}`,
+      description: feedDescription(site, topic),
+      items: posts.map((post) => jsonFeedItem(base, post)),
+    };
+    return sendDocument(reply, "application/feed+json", JSON.stringify(feed));
   });
 }

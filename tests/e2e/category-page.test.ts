@@ -16,13 +16,13 @@ beforeAll(async () => {
   author = await buildUser(server, api);
   await addCategory(api, admin, "Travel");
   await addCategory(api, admin, "Empty Shelf");
-  await addPost(api, author, { title: "A trip", category: "Travel" });
+  await addPost(api, author, { title: "A trip", category: "Travel", tags: "night-trains" });
 });
 afterAll(() => server.close());
 
 /** The server's render of a page, as an anonymous visitor (or a crawler) gets it. */
-async function page(path: string) {
-  const response = await fetch(`${server.url}${path}`, { redirect: "manual" });
+async function page(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}${path}`, { redirect: "manual", headers });
   return {
     status: response.status,
     location: response.headers.get("location"),
@@ -79,5 +79,45 @@ describe("a category's page", () => {
 
     expect((await api.delete(`/api/posts/${post._id}`, { token: author.token })).status).toBe(200);
     expect((await page("/posts/categories/Retired")).status).toBe(404);
+  });
+});
+
+/** The `<link rel="alternate">` tags of a page's head, as `type href title`, in its order. */
+const alternatesOf = (html: string) =>
+  [...html.matchAll(/<link [^>]*rel="alternate"[^>]*>/g)].map(([tag]) =>
+    ["type", "href", "title"]
+      .map((name) => new RegExp(` ${name}="([^"]*)"`).exec(tag)?.[1] ?? "")
+      .join(" "),
+  );
+
+// DESIGN.md 10 "Integrations": a category's, a tag's and an author's page link their own feeds.
+describe("the feeds a page links", () => {
+  it("are the site's and the category's, the tag's or the author's, RSS and JSON Feed", async () => {
+    // The page's own come first (its meta), then the site's (the root's links).
+    const site = ["application/rss+xml /rss.xml RSS", "application/feed+json /feed.json JSON Feed"];
+    const travel = await page("/posts/categories/Travel");
+    expect(alternatesOf(travel.html)).toEqual([
+      "application/rss+xml /rss.xml?category=Travel Travel (RSS)",
+      "application/feed+json /feed.json?category=Travel Travel (JSON Feed)",
+      ...site,
+    ]);
+
+    const tag = await page("/tags/night-trains");
+    expect(tag.status).toBe(200);
+    expect(alternatesOf(tag.html)).toEqual([
+      "application/rss+xml /rss.xml?tag=night-trains #night-trains (RSS)",
+      "application/feed+json /feed.json?tag=night-trains #night-trains (JSON Feed)",
+      ...site,
+    ]);
+
+    // Profiles are members' pages (a visitor is sent to sign in), from the shell they share.
+    const reader = await buildUser(server, api);
+    const profile = await page(`/profile/${author.id}`, { cookie: `session=${reader.token}` });
+    expect(profile.status).toBe(200);
+    expect(alternatesOf(profile.html)).toEqual([
+      `application/rss+xml /rss.xml?author=${author.id} ${author.username} (RSS)`,
+      `application/feed+json /feed.json?author=${author.id} ${author.username} (JSON Feed)`,
+      ...site,
+    ]);
   });
 });
