@@ -47,6 +47,8 @@ export interface Viewer {
   sessionId: string;
   /** When this session signed in (ISO time). */
   signedInAt: string;
+  /** Whether this session proved a second factor (a token made in it inherits that). */
+  secondFactor: boolean;
   user: { _id: string; username: string; profilePhoto: { url: string }; isAdmin: boolean };
 }
 

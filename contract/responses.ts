@@ -428,3 +428,61 @@ export const SessionSchema = named(
   }),
 );
 export const SessionListSchema = z.array(SessionSchema);
+
+/** A personal API token as its owner's list shows it (decision 025): never the token. */
+export const ApiTokenSchema = named(
+  "ApiToken",
+  z.object({
+    _id: id,
+    name: z.string(),
+    scope: z
+      .enum(["read", "write"])
+      .describe("`read`: GET calls only; `write`: all but account changes"),
+    createdAt: time,
+    lastUsedAt: time.nullable().describe("When it was last used (to the nearest five minutes)"),
+  }),
+);
+export const ApiTokenListSchema = z.array(ApiTokenSchema);
+export const NewApiTokenSchema = named(
+  "NewApiToken",
+  ApiTokenSchema.extend({
+    token: z
+      .string()
+      .describe("`blog_…`: shown this once, send as `Authorization: Bearer <token>`"),
+  }),
+);
+
+export const WebhookSchema = named(
+  "Webhook",
+  z.object({
+    _id: id,
+    url: z.string(),
+    events: z.array(z.string()),
+    createdAt: time,
+  }),
+);
+export const WebhookListSchema = z.array(WebhookSchema);
+export const NewWebhookSchema = named(
+  "NewWebhook",
+  WebhookSchema.extend({
+    secret: z
+      .string()
+      .describe("`whsec_…`: the signing secret (Standard Webhooks), shown this once"),
+  }),
+);
+export const WebhookDeliverySchema = named(
+  "WebhookDelivery",
+  z.object({
+    _id: id.describe("The `webhook-id` every try of it sends"),
+    event: z.string(),
+    status: z.enum(["pending", "delivered", "failed"]),
+    attempts: z.number().int(),
+    lastAttemptAt: time.nullable(),
+    responseStatus: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The receiver's last answer; null when it gave none (refused, timed out)"),
+  }),
+);
+export const WebhookDeliveryListSchema = z.array(WebhookDeliverySchema);

@@ -9,6 +9,15 @@ import type { RenderedBody, RenderOptions } from "./posts/body.js";
 import type { Clock } from "./shared/clock.js";
 import type { ContentScope } from "./shared/content-changes.js";
 
+export interface WebhookSettings {
+  /** WEBHOOK_ALLOW_PRIVATE: deliveries may reach loopback, private and link-local addresses. */
+  allowPrivate: boolean;
+  /** How long a receiver may take to answer (10 s; tests shorten it). */
+  timeoutMs: number;
+  /** Told when deliveries were queued, so this instance's worker sends them at once. */
+  queued(): void;
+}
+
 /** Everything the domain services need from the outside world, wired once by the host. */
 export interface CoreDeps {
   db: Kysely<Database>;
@@ -45,6 +54,8 @@ export interface CoreDeps {
    * rather than at its next regular check (decision 011).
    */
   postScheduled?: (at: Date) => void;
+  /** Webhooks (decision 025): absent in scripts that deliver none (imports, seeds). */
+  webhooks?: WebhookSettings;
   /** Whether accounts in their first day get the lower hourly allowances of core/spam. */
   newAccountBrakes: boolean;
   /** Told what a service let go of without failing the request (see `discardImages`). */

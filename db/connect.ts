@@ -32,6 +32,7 @@ import { searchTags } from "./migrations/017-search-tags.js";
 import { postRevisions } from "./migrations/018-post-revisions.js";
 import { suspensionTerms } from "./migrations/020-suspension-terms.js";
 import { accountSecurity } from "./migrations/021-account-security.js";
+import { integrations } from "./migrations/022-integrations.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -96,6 +97,7 @@ const migrations: MigrationProvider = {
       "019-optional-cover": optionalCover,
       "020-suspension-terms": suspensionTerms,
       "021-account-security": accountSecurity,
+      "022-integrations": integrations,
     }),
 };
 

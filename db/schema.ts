@@ -376,6 +376,51 @@ export interface MailEventsTable {
   created_at: string;
 }
 
+export type TokenScope = "read" | "write";
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  scope: TokenScope;
+  /** SHA-256 of the token: the token itself is shown once and never stored. */
+  token_hash: string;
+  /** 1 when the session that made it had proven a second factor (decision 025). */
+  second_factor: number;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  /** `whsec_…`: every delivery is signed with it, so it is kept as it is. */
+  secret: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+export interface WebhookDeliveriesTable {
+  /** The `webhook-id` header of every try. */
+  id: string;
+  webhook_id: string;
+  event: string;
+  /** The JSON body, fixed when the event happened. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** When the next try is due (or its sender's lease ends); null once delivered or failed. */
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  response_status: number | null;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -401,4 +446,7 @@ export interface Database {
   mail_digests: MailDigestsTable;
   mail_outbox: MailOutboxTable;
   mail_events: MailEventsTable;
+  api_tokens: ApiTokensTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

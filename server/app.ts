@@ -32,6 +32,7 @@ import { securityRoutes } from "./api/auth/security-routes.js";
 import { categoryRoutes } from "./api/categories/routes.js";
 import { commentRoutes } from "./api/comments/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
+import { integrationRoutes } from "./api/integrations/routes.js";
 import { collectApiRoutes, type ApiRoute } from "./api/openapi/document.js";
 import { openApiRoutes } from "./api/openapi/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
@@ -63,6 +64,7 @@ import { registerWebSite } from "./web/site.js";
 import { renderThread } from "../core/posts/render-thread.js";
 import { startScheduledPublishing, type ScheduledPublisher } from "./jobs/scheduled-publishing.js";
 import { startMailOutbox, type MailOutboxWorker } from "./jobs/mail-outbox.js";
+import { startWebhookOutbox, type WebhookOutboxWorker } from "./jobs/webhook-outbox.js";
 import { userSettingsRoutes } from "./api/user-settings/routes.js";
 
 // server/app.ts runs from the source tree (tests, dev) or from dist/server/app.js (start).
@@ -74,6 +76,9 @@ function answerRouterError(error: FastifyError, _request: FastifyRequest, reply:
   const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
   void reply.status(tooLong ? 404 : 400).send({ message: tooLong ? "Not found" : "Invalid URL" });
 }
+
+/** How long a webhook's receiver may take to answer (DESIGN.md 10). */
+const WEBHOOK_TIMEOUT_MS = 10_000;
 
 const hopsOf = (count: number) => (_address: string, hop: number) => hop < count;
 
@@ -193,6 +198,9 @@ export interface AppOptions {
   publishCheckMs?: number;
   /** How often to look for conversation mail to send (MAIL_CHECK_MS unless a test says). */
   mailCheckMs?: number;
+  /** Webhooks: how often to look for due deliveries, how long a receiver may take (tests). */
+  webhookCheckMs?: number;
+  webhookTimeoutMs?: number;
   /** SQLite's search_rank extension: the built one unless a test says another, or null for none. */
   searchRankExtension?: string | null;
 }
@@ -291,6 +299,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       : memoryContentVersion();
   let publisher: ScheduledPublisher | undefined;
   let mailOutbox: MailOutboxWorker | undefined;
+  let webhookOutbox: WebhookOutboxWorker | undefined;
   const bodies = renderThread();
   server.addHook("onClose", () => bodies.close());
   const deps: CoreDeps = {
@@ -306,6 +315,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         server.log.error({ err: error }, "could not move the content version on");
       }),
     newAccountBrakes: config.newAccountLimits,
+    webhooks: {
+      allowPrivate: config.webhookAllowPrivate,
+      timeoutMs: options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      queued: () => webhookOutbox?.wake(),
+    },
     loginAttempts: !config.rateLimits
       ? uncountedAttempts
       : redis
@@ -348,11 +362,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
     // Conversation mail leaves the outbox while the server runs (decision 017).
     mailOutbox = startMailOutbox(deps, { log: server.log, checkEveryMs: options.mailCheckMs });
+    // Webhook deliveries leave their outbox too (decision 025).
+    webhookOutbox = startWebhookOutbox(deps, {
+      log: server.log,
+      checkEveryMs: options.webhookCheckMs,
+    });
     done();
   });
   server.addHook("preClose", async () => {
     await publisher?.stop();
     await mailOutbox?.stop();
+    await webhookOutbox?.stop();
   });
 
   // A refusal stops start-up: close what is open (the database) so the caller can report and exit.
@@ -468,6 +488,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   siteSettingsRoutes(server, deps, siteSettings);
   searchRoutes(server, deps);
   userSettingsRoutes(server, deps);
+  integrationRoutes(server, deps);
   openApiRoutes(server, apiRoutes, config, siteSettings);
 
   return { server, deps, database, apiRoutes };

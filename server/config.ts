@@ -106,6 +106,12 @@ const EnvSchema = z.object({
     blankAsUnset,
     z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   ),
+  // Webhooks may reach loopback, private and link-local addresses (decision 025): for a receiver
+  // on the same machine or network, never on a site whose admins are not its operators.
+  WEBHOOK_ALLOW_PRIVATE: z.preprocess(
+    blankAsUnset,
+    z.enum(["on", "off"], { error: "must be on or off" }).default("off"),
+  ),
   REDIS_URL: url(["redis:", "rediss:"], "redis://127.0.0.1:6379"),
   REDIS_PREFIX: z.preprocess(
     blankAsUnset,
@@ -174,6 +180,8 @@ export interface Config {
   newAccountLimits: boolean;
   /** Whether renders of anonymous pages and public reads are shared until content changes. */
   pageCache: boolean;
+  /** Whether webhooks may reach loopback, private and link-local addresses. */
+  webhookAllowPrivate: boolean;
   redisUrl: string | undefined;
   /** Start of every key this site writes to Redis, so several sites can share one server. */
   redisPrefix: string;
@@ -254,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.RATE_LIMITS === "on",
     newAccountLimits: e.NEW_ACCOUNT_LIMITS === "on",
     pageCache: e.PAGE_CACHE === "on",
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === "on",
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -1,3 +1,4 @@
+import { announce } from "../integrations/webhooks.js";
 import { SecondFactorSchema, securityMessages } from "../../contract/account-security.js";
 import {
   ForgotPasswordSchema,
@@ -14,7 +15,7 @@ import {
   passwordResetMail,
   verificationMail,
 } from "../mail/templates.js";
-import { presentSignedIn } from "../users/presenters.js";
+import { presentPublicUser, presentSignedIn } from "../users/presenters.js";
 import { DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
 import { conflict, forbidden, invalid, unavailable } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
@@ -120,6 +121,8 @@ export async function register(deps: CoreDeps, body: unknown) {
     await deps.db.deleteFrom("users").where("id", "=", user.id).execute();
     throw unavailable(authMessages.mailFailed);
   }
+  // The public profile alone: no e-mail address leaves the site (decision 025).
+  await announce(deps, "user.created", () => Promise.resolve(presentPublicUser(deps, user)));
   return { message: authMessages.registered };
 }
 

@@ -31,6 +31,8 @@ export interface SessionUser {
   sessionId: string;
   /** When this session signed in (ISO time): a recent sign-in stands in for the password. */
   signedInAt: string;
+  /** Whether this session was opened with (or has since proven) a second factor. */
+  secondFactor: boolean;
   /**
    * The account's row; `is_admin` is 0 for an admin's session held to the site's rule (opened
    * without a second factor while admins need one, decision 024): it acts as a member.
@@ -154,7 +156,12 @@ export async function findSessionUser(
   // has one: else a stolen password would still open an admin's session.
   const adminNeedsSecondFactor =
     user.is_admin === 1 && Number(adminRule) === 1 && secondFactor !== 1;
-  return { sessionId, signedInAt, user: adminNeedsSecondFactor ? { ...user, is_admin: 0 } : user };
+  return {
+    sessionId,
+    signedInAt,
+    secondFactor: secondFactor === 1,
+    user: adminNeedsSecondFactor ? { ...user, is_admin: 0 } : user,
+  };
 }
 
 export async function revokeSession(db: Kysely<Database>, sessionId: string) {

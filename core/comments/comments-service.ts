@@ -1,3 +1,4 @@
+import { announce } from "../integrations/webhooks.js";
 import { COMMENT_MAX } from "../../contract/limits.js";
 import {
   CommentCreateSchema,
@@ -142,7 +143,13 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
     throw error;
   }
   await queueConversationMail(deps, { id, repliedTo: input.parentId });
-  return presentOne(deps, id);
+  const comment = await presentOne(deps, id);
+  // Webhooks hear of talk under published posts only: a draft's stays between its author and
+  // the admins (decision 025).
+  if (post.status === "published") {
+    await announce(deps, "comment.created", () => Promise.resolve(comment));
+  }
+  return comment;
 }
 
 export async function updateComment(deps: CoreDeps, actor: Actor, id: string, body: unknown) {

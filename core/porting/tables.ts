@@ -24,6 +24,9 @@ export const CARRIED_TABLES = [
   // its host name).
   "recovery_codes",
   "passkeys",
+  // Decision 025: scripts keep their tokens and receivers their webhooks' secrets after a move.
+  "api_tokens",
+  "webhooks",
 ] as const;
 
 export type CarriedTable = (typeof CARRIED_TABLES)[number];
@@ -47,6 +50,8 @@ export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
   user_settings: ["user_id"],
   recovery_codes: ["id"],
   passkeys: ["id"],
+  api_tokens: ["id"],
+  webhooks: ["id"],
 };
 
 /** Tables left out, each with the reason (the report of an export prints them). */
@@ -59,6 +64,7 @@ export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
   mail_digests: "conversation mail waiting to be sent is not carried (decision 017)",
   mail_events: "conversation mail waiting to be sent is not carried (decision 017)",
   mail_outbox: "conversation mail waiting to be sent is not carried (decision 017)",
+  webhook_deliveries: "webhook deliveries waiting or done are not carried (decision 025)",
   kysely_migration: "the target's migrations are its own (the archive names the version)",
   kysely_migration_lock: "the target's migrations are its own",
   // The search index (decision 015) is derived from the posts: the target's triggers rebuild it as

@@ -1,3 +1,4 @@
+import { announce, wantedEvents } from "../integrations/webhooks.js";
 import { sql } from "kysely";
 import {
   contentMessages,
@@ -296,6 +297,24 @@ export async function getPost(
   );
 }
 
+/**
+ * Tells webhooks what a write did to a post (decision 025): it went out (`post.published`), a
+ * published post changed (`post.updated`), or one left the site, deleted or taken back to drafts
+ * (`post.deleted`). `data` is the post as an anonymous GET /api/posts/:id gives it, comments aside.
+ */
+async function announcePost(deps: CoreDeps, wasPublished: boolean, postId: string) {
+  if ((await wantedEvents(deps)).size === 0) return;
+  const post = await findPost(deps, postId);
+  const isPublished = post?.status === "published";
+  if (isPublished) {
+    await announce(deps, wasPublished ? "post.updated" : "post.published", () =>
+      getPost(deps, undefined, postId, false),
+    );
+  } else if (wasPublished) {
+    await announce(deps, "post.deleted", () => Promise.resolve({ _id: postId }));
+  }
+}
+
 /** The category's own spelling, or a 400 naming the field when it does not exist. */
 async function canonicalCategory(deps: CoreDeps, title: string) {
   const category = await findCategoryByTitle(deps, title);
@@ -404,6 +423,7 @@ export async function createPost(
     throw error;
   }
   if (publishing.data.publishAt) deps.postScheduled?.(publishing.data.publishAt);
+  await announcePost(deps, false, post.id);
   return getPost(deps, actor, post.id);
 }
 
@@ -549,6 +569,7 @@ export async function updatePost(
     staysDraft ? { postId: post.id } : undefined,
   );
   if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
+  if (!autosave) await announcePost(deps, post.status === "published", post.id);
   return getPost(deps, actor, post.id);
 }
 
@@ -650,6 +671,7 @@ export async function changePostStatus(deps: CoreDeps, actor: Actor, id: string,
       .execute(),
   );
   if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
+  await announcePost(deps, post.status === "published", post.id);
   return getPost(deps, actor, post.id);
 }
 
@@ -696,6 +718,7 @@ export async function replacePostImage(
     }),
   );
   if (!swapped) throw notFound(postMessages.notFound);
+  await announcePost(deps, post.status === "published", post.id);
   return getPost(deps, actor, post.id);
 }
 
@@ -707,6 +730,9 @@ export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
     deps.db.transaction().execute((trx) => deletePostIn(trx, deps, actor, post)),
   );
   await discardImages(deps, imageKeys);
+  if (post.status === "published") {
+    await announce(deps, "post.deleted", () => Promise.resolve({ _id: post.id }));
+  }
   return { postId: post.id, message: postMessages.deleted };
 }
 

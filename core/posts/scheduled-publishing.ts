@@ -1,6 +1,8 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
+import { announce } from "../integrations/webhooks.js";
+import { getPost } from "./posts-service.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
 
@@ -25,7 +27,7 @@ const authorActive = (eb: ExpressionBuilder<Database, "posts">) =>
  * statement at the same moment finds it `published` (PostgreSQL re-reads a row it waited for;
  * SQLite runs one write at a time), so each post goes live exactly once (decision 011).
  */
-export async function publishDuePosts(deps: Pick<CoreDeps, "db" | "clock" | "contentChanged">) {
+export async function publishDuePosts(deps: CoreDeps) {
   const now = iso(deps.clock());
   const due = await deps.db
     .selectFrom("posts")
@@ -51,6 +53,10 @@ export async function publishDuePosts(deps: Pick<CoreDeps, "db" | "clock" | "con
       .returning("id")
       .execute(),
   );
+  // Each went out once (claimed by one instance): webhooks hear of it once.
+  for (const { id } of claimed) {
+    await announce(deps, "post.published", () => getPost(deps, undefined, id, false));
+  }
   return claimed.map((row) => row.id);
 }
 

@@ -1,3 +1,4 @@
+import { integrationMessages } from "../../contract/integrations.js";
 import { PROFILE_PHOTO_MAX_BYTES } from "../../contract/limits.js";
 import { profileMessages, profileUpdateSchema } from "../../contract/users.js";
 import { compiledOnce } from "../../db/compiled-once.js";
@@ -168,7 +169,8 @@ async function confirmIdentity(
 export async function updateProfile(
   deps: CoreDeps,
   actor: Actor,
-  session: ChangingSession,
+  /** The session making the change; none for an API token, which may not change the e-mail or password. */
+  session: ChangingSession | undefined,
   id: string,
   body: unknown,
 ) {
@@ -177,6 +179,7 @@ export async function updateProfile(
   const input = validate(profileUpdateSchema(user.username), body);
   const emailChanges = emailKeyOf(input.email) !== user.email_key;
   if (emailChanges || input.password) {
+    if (!session) throw forbidden(integrationMessages.notWithToken);
     await confirmIdentity(deps, user, session, input.currentPassword);
   }
   if (emailChanges) {
@@ -202,7 +205,7 @@ export async function updateProfile(
   const update = () =>
     deps.db.updateTable("users").set(changes).where("id", "=", user.id).execute();
   await (visible ? changingContent(deps, update) : update());
-  if (input.password) {
+  if (input.password && session) {
     await revokeUserSessions(deps.db, user.id, session.sessionId);
     await endPendingSignIns(deps.db, user.id);
     await notifySecurityChange(deps, user, "password-changed");

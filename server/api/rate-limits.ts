@@ -50,6 +50,9 @@ export const limits = {
   // Two-factor set-up and passkeys (decision 024): each stores a secret, a challenge or a
   // credential, and a wrong password spends the account's sign-in attempts besides.
   security: perAddress("security", 30, 15),
+  // API tokens and webhooks (decision 025): each new one stores a credential, and a test event
+  // makes this server call out to an address an admin chose.
+  integrations: perAddress("integrations", 30, 15),
   // A mailed unsubscribe link, used without a session: nobody needs many, guessers would.
   unsubscribe: perAddress("unsubscribe", 30, 15),
 };

@@ -18,7 +18,7 @@ export interface ScheduledPublisher {
  * the claim publishes each post once. A failed check (the database away) waits for the next one.
  */
 export function startScheduledPublishing(
-  deps: Pick<CoreDeps, "db" | "clock" | "contentChanged">,
+  deps: CoreDeps,
   options: {
     log: {
       info(details: object, message: string): void;

@@ -79,6 +79,7 @@ async function viewerOf(
     actor: actorOf(session.user),
     sessionId: session.sessionId,
     signedInAt: session.signedInAt,
+    secondFactor: session.secondFactor,
     user: { ...presentPublicUser(deps, session.user), isAdmin: session.user.is_admin === 1 },
   };
 }

@@ -175,7 +175,13 @@ describe("GET /api/openapi.json", () => {
   it("gives each call the refusals of DESIGN.md 5 it can answer with", () => {
     const create = operation("POST", "/api/posts");
     expect(Object.keys(create?.responses ?? {}).sort()).toEqual(
-      ["201", "400", "401", "413", "415", "429", "503"].sort(),
+      // 403: a read-only API token (decision 025).
+      ["201", "400", "401", "403", "413", "415", "429", "503"].sort(),
+    );
+    expect(create?.responses["403"]?.description).toBe("A read-only API token");
+    // Account changes refuse every API token.
+    expect(operation("POST", "/api/auth/2fa/setup")?.responses["403"]?.description).toBe(
+      "An API token: account changes need a session",
     );
     expect(create?.security).toEqual([{ bearerAuth: [] }]);
     expect(create?.responses["400"]?.content?.["application/json"]?.schema).toEqual({

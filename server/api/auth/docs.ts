@@ -45,7 +45,7 @@ export const authDocs = {
   logout: {
     summary: "Sign out",
     description: "The token stops working.",
-    access: "signed-in",
+    access: "session",
     response: { status: 204, description: "Signed out" },
   },
   verify: {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { login, logout, register, verifyEmail } from "../../../core/auth/auth-service.js";
 import type { CoreDeps } from "../../../core/deps.js";
-import { requireSignedIn } from "../../plugins/auth.js";
+import { requireSession } from "../../plugins/auth.js";
 import type { RenderPage } from "../../web/site.js";
 import { limits } from "../rate-limits.js";
 import { authDocs as docs } from "./docs.js";
@@ -23,7 +23,7 @@ export function authRoutes(app: FastifyInstance, deps: CoreDeps, renderPage?: Re
   );
 
   app.post("/api/auth/logout", documented(docs.logout), async (request, reply) => {
-    const { session } = await requireSignedIn(deps, request);
+    const { session } = await requireSession(deps, request);
     await logout(deps, session.sessionId);
     return reply.status(204).send();
   });

@@ -24,7 +24,7 @@ export const securityDocs = {
     description:
       "A new secret for an authenticator app (RFC 6238: SHA-1, 6 digits, 30 s). Nothing changes " +
       "until `POST /api/auth/2fa/enable` confirms a code; asking again replaces the secret.",
-    access: "signed-in",
+    access: "session",
     tag,
     response: { status: 200, description: "The secret", schema: TwoFactorSetupSchema },
     errors: { 409: "Two-factor sign-in is already on" },
@@ -34,7 +34,7 @@ export const securityDocs = {
     description:
       "With a code from the app set up by the last setup call. Answers ten single-use recovery " +
       "codes, shown this once. The owner is mailed.",
-    access: "signed-in",
+    access: "session",
     tag,
     body: TwoFactorEnableSchema,
     response: { status: 200, description: "On", schema: RecoveryCodesSchema },
@@ -48,7 +48,7 @@ export const securityDocs = {
     description:
       "Needs the current password (a wrong one counts as a failed sign-in). The recovery codes " +
       "stop working; the owner is mailed.",
-    access: "signed-in",
+    access: "session",
     tag,
     body: TwoFactorDisableSchema,
     response: { status: 204, description: "Off" },
@@ -59,7 +59,7 @@ export const securityDocs = {
     description:
       "Options for the browser's `navigator.credentials.create` (as @simplewebauthn/browser's " +
       "`startRegistration` takes them), valid five minutes, and the challenge's id.",
-    access: "signed-in",
+    access: "session",
     tag,
     body: PasskeyOptionsSchema,
     response: { status: 200, description: "Options", schema: PasskeyOptionsAnswerSchema },
@@ -69,7 +69,7 @@ export const securityDocs = {
     description:
       "The browser's RegistrationResponseJSON, with the `challengeId` of its options (or without: " +
       "the signed challenge names them). Each challenge answers once. The owner is mailed.",
-    access: "signed-in",
+    access: "session",
     tag,
     body: PasskeyResponseSchema,
     response: { status: 201, description: "Added", schema: PasskeySchema },
@@ -103,13 +103,13 @@ export const securityDocs = {
   },
   listPasskeys: {
     summary: "Your passkeys",
-    access: "signed-in",
+    access: "session",
     tag,
     response: { status: 200, description: "Oldest first", schema: PasskeyListSchema },
   },
   removePasskey: {
     summary: "Remove a passkey",
-    access: "signed-in",
+    access: "session",
     tag,
     params: { id: "The passkey's id" },
     response: { status: 204, description: "Removed" },
@@ -118,14 +118,14 @@ export const securityDocs = {
   listSessions: {
     summary: "Your signed-in devices",
     description: "Live sessions, this one first, then by when they were last used.",
-    access: "signed-in",
+    access: "session",
     tag,
     response: { status: 200, description: "The sessions", schema: SessionListSchema },
   },
   endSession: {
     summary: "Sign a device out",
     description: "Its token stops working at once, on every instance.",
-    access: "signed-in",
+    access: "session",
     tag,
     params: { id: "The session's id" },
     response: { status: 204, description: "Signed out" },
@@ -134,7 +134,7 @@ export const securityDocs = {
   endOthers: {
     summary: "Sign out everywhere else",
     description: "Every session of the account but the one making this call ends.",
-    access: "signed-in",
+    access: "session",
     tag,
     response: { status: 204, description: "Signed out" },
   },

@@ -15,7 +15,7 @@ import {
 import { endSession, listSessions, revokeUserSessions } from "../../../core/auth/sessions.js";
 import type { CoreDeps } from "../../../core/deps.js";
 import { PASSKEY_RESPONSE_MAX } from "../../../contract/account-security.js";
-import { requireSignedIn } from "../../plugins/auth.js";
+import { requireSession } from "../../plugins/auth.js";
 import { documented } from "../openapi/route-docs.js";
 import { limits } from "../rate-limits.js";
 import { securityDocs as docs } from "./security-docs.js";
@@ -24,8 +24,9 @@ type WithId = { Params: { id: string } };
 
 /** Two-factor sign-in, passkeys and the sessions list (DESIGN.md 10, "Account security"). */
 export function securityRoutes(app: FastifyInstance, deps: CoreDeps) {
-  // The caller's session: its account, and which session it is and when it signed in.
-  const owner = async (request: FastifyRequest) => (await requireSignedIn(deps, request)).session;
+  // The caller's session: its account, and which session it is and when it signed in. API tokens
+  // never reach these calls (403).
+  const owner = async (request: FastifyRequest) => (await requireSession(deps, request)).session;
 
   app.post("/api/auth/2fa/setup", documented(docs.setup, limits.security), async (request) => {
     const session = await owner(request);

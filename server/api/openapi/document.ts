@@ -126,8 +126,12 @@ const DEFAULT_ERRORS = {
 function errorsOf(route: ApiRoute, docs: RouteDocs) {
   const errors: Partial<Record<number, string>> = {};
   if (docs.body ?? docs.query ?? docs.form) errors[400] = DEFAULT_ERRORS[400];
-  if (docs.access === "signed-in" || docs.access === "admin") errors[401] = DEFAULT_ERRORS[401];
+  if (docs.access !== "anyone" && docs.access !== "anyone-or-signed-in") {
+    errors[401] = DEFAULT_ERRORS[401];
+  }
   if (docs.access === "admin") errors[403] = "The caller is not an admin";
+  if (docs.access === "session") errors[403] = "An API token: account changes need a session";
+  if (docs.access === "signed-in" && route.method !== "GET") errors[403] = "A read-only API token";
   if (docs.form) {
     errors[413] = DEFAULT_ERRORS[413];
     errors[415] = DEFAULT_ERRORS[415];
@@ -238,7 +242,9 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], info: Document
           scheme: "bearer",
           description:
             "The `token` of POST /api/auth/login, sent as `Authorization: Bearer <token>`. It " +
-            "expires, and ends at logout, at a password change and when the account is suspended.",
+            "expires, and ends at logout, at a password change and when the account is suspended. " +
+            "A personal API token (`blog_…`, POST /api/tokens) goes in the same header: a `read` " +
+            "token may only read, and no token reaches account changes (403).",
         },
       },
     },

@@ -8,8 +8,10 @@ export type Access =
   | "anyone"
   /** No token needed; a valid one may show more (a draft to its author, an e-mail to its owner). */
   | "anyone-or-signed-in"
-  /** A valid bearer token (401 without one). */
+  /** A valid bearer token (401 without one); a read-only API token only reads (403). */
   | "signed-in"
+  /** A session's bearer token: an account change, refused to API tokens (403, decision 025). */
+  | "session"
   /** An admin's bearer token (401 without a token, 403 for anyone else). */
   | "admin";
 

@@ -56,13 +56,14 @@ export const userDocs = {
     description:
       "An empty or absent `password` keeps the current one. Changing the e-mail or the password " +
       "asks for `currentPassword` unless the session signed in within 15 minutes; a new e-mail " +
-      "waits for confirmation by mail (`pendingEmail`).",
+      "waits for confirmation by mail (`pendingEmail`). An API token may change the rest, not the " +
+      "e-mail or password (403).",
     access: "signed-in",
     params: userId,
     body: ProfileUpdateSchema,
     response: { status: 200, description: "The profile as it is now", schema: ProfileSchema },
     errors: {
-      403: "The caller is not the account's owner",
+      403: "The caller is not the account's owner, or an API token changes the e-mail or password",
       404: notFound,
       409: "The e-mail address belongs to another account",
     },
@@ -97,6 +98,9 @@ export const userDocs = {
     access: "signed-in",
     params: userId,
     response: { status: 200, description: "Deleted", schema: MessageSchema },
-    errors: { 403: "The caller is neither the account's owner nor an admin", 404: notFound },
+    errors: {
+      403: "The caller is neither the account's owner nor an admin, or deletes its own account with an API token",
+      404: notFound,
+    },
   },
 } satisfies Record<string, RouteDocs>;

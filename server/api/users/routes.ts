@@ -1,5 +1,7 @@
 import type { FastifyInstance } from "fastify";
+import { integrationMessages } from "../../../contract/integrations.js";
 import { PROFILE_PHOTO_MAX_BYTES } from "../../../contract/limits.js";
+import { forbidden } from "../../../core/shared/errors.js";
 import type { CoreDeps } from "../../../core/deps.js";
 import { listOwnPosts } from "../../../core/posts/posts-service.js";
 import {
@@ -73,7 +75,12 @@ export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
   });
 
   app.delete<IdParams>("/api/users/profile/:id", documented(docs.remove), async (request) => {
-    const { actor } = await requireSignedIn(deps, request);
-    return deleteUser(deps, actor, request.params.id);
+    const signed = await requireSignedIn(deps, request);
+    // Deleting one's own account is an account change: not with an API token (an admin's token
+    // may still remove another account).
+    if (signed.token && request.params.id === signed.actor.id) {
+      throw forbidden(integrationMessages.notWithToken);
+    }
+    return deleteUser(deps, signed.actor, request.params.id);
   });
 }
