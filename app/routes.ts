@@ -43,6 +43,7 @@ export default [
       route("reports-table", "routes/admin/reports-table.tsx"),
       route("audit-log", "routes/admin/audit-log.tsx"),
       route("site-settings", "routes/admin/site-settings.tsx"),
+      route("webhooks", "routes/admin/webhooks.tsx"),
     ]),
   ]),
   route("*", "routes/not-found.tsx"),

@@ -19,6 +19,7 @@ import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
+import { RowAction } from "../features/forms/row-action.js";
 import type { ActionResult } from "../features/forms/form-state.js";
 import { passkeyAnswer } from "../features/security/passkey-answer.server.js";
 import { AddPasskey } from "../features/security/passkey-buttons.js";
@@ -305,32 +306,6 @@ export default function Security({ loaderData }: Route.ComponentProps) {
         ) : null}
       </section>
     </section>
-  );
-}
-
-/** A list row's button: one form with its intent and the row's id. */
-function RowAction(props: {
-  intent: Intent;
-  id: string;
-  label: string;
-  /** The button's accessible name, naming its row. */
-  name: string;
-  danger?: boolean;
-  busy: boolean;
-}) {
-  return (
-    <Form method="post">
-      <input type="hidden" name="intent" value={props.intent} />
-      <input type="hidden" name="id" value={props.id} />
-      <button
-        type="submit"
-        className={`button button-small${props.danger ? " button-danger" : ""}`}
-        disabled={props.busy}
-        aria-label={props.name}
-      >
-        {props.label}
-      </button>
-    </Form>
   );
 }
 

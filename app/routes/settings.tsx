@@ -1,10 +1,20 @@
 import { Form, Link, useActionData, useNavigation } from "react-router";
+import { integrationMessages, TOKEN_NAME_MAX } from "../../contract/integrations.js";
+import {
+  createApiToken,
+  listApiTokens,
+  revokeApiToken,
+} from "../../core/integrations/api-tokens.js";
 import { getSettings, updateSettings } from "../../core/user-settings/user-settings-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
-import { attempt, fail, formFields } from "../features/forms/action.server.js";
+import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
+import { Field } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
+import type { ActionResult } from "../features/forms/form-state.js";
+import { RowAction } from "../features/forms/row-action.js";
 import settingsStyles from "../features/settings/settings.css?url";
 import { pageMeta } from "../meta.js";
+import { dateTime } from "../ui/format.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/settings";
 
@@ -12,19 +22,47 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sett
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, "/settings");
-  return { site: context.site, settings: await getSettings(context.deps, viewer.actor) };
+  const [settings, tokens] = await Promise.all([
+    getSettings(context.deps, viewer.actor),
+    listApiTokens(context.deps.db, viewer.actor.id),
+  ]);
+  return { site: context.site, settings, tokens };
 }
+
+type Intent = "save" | "token-create" | "token-revoke";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const fields = await formFields(request);
-  // A checkbox sends its value only when ticked.
-  const result = await attempt(() =>
-    updateSettings(context.deps, viewer.actor, {
-      emailNotifications: fields.emailNotifications === "on",
-    }),
-  );
-  return result.ok ? { ok: true as const, message: "Settings saved", errors: {} } : fail(result);
+  const intent = (fields.intent ?? "save") as Intent;
+  const { deps } = context;
+  if (intent === "token-create") {
+    const tooMany = await limited(context, "integrations");
+    if (tooMany) return tooMany;
+  }
+  const result = await attempt(async (): Promise<{ message: string; token?: string }> => {
+    switch (intent) {
+      case "token-create": {
+        const made = await createApiToken(deps, viewer.actor.id, viewer, {
+          name: fields.name ?? "",
+          scope: fields.scope ?? "",
+        });
+        return { message: integrationMessages.tokenCreated, token: made.token };
+      }
+      case "token-revoke":
+        await revokeApiToken(deps.db, viewer.actor.id, fields.id ?? "");
+        return { message: integrationMessages.tokenRevoked };
+      default:
+        // A checkbox sends its value only when ticked.
+        await updateSettings(deps, viewer.actor, {
+          emailNotifications: fields.emailNotifications === "on",
+        });
+        return { message: "Settings saved" };
+    }
+  });
+  return result.ok
+    ? { ok: true as const, intent, errors: {}, ...result.value }
+    : fail({ ...result, intent });
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [
@@ -36,19 +74,24 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
   { name: "robots", content: "noindex" },
 ];
 
+type Result = (ActionResult & { intent?: string; token?: string }) | undefined;
+
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const result = useActionData<typeof action>();
+  const result: Result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   useToastOn(result);
+  const tokenResult = result?.intent?.startsWith("token") ? result : undefined;
+  const tokenErrors = tokenResult && !tokenResult.ok ? (tokenResult.errors ?? {}) : {};
   return (
-    <section className="form-page">
+    <section className="form-page security-page">
       <h1>Settings</h1>
       <p>
         <Link to="/settings/security">Security</Link>: two-factor sign-in, passkeys and the devices
         signed in to your account.
       </p>
       <Form method="post" className="card form">
-        <FormAlert result={result} />
+        <input type="hidden" name="intent" value="save" />
+        {tokenResult ? null : <FormAlert result={result} />}
         <fieldset className="settings-group">
           <legend>Email</legend>
           <label className="settings-choice">
@@ -66,8 +109,86 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         <button type="submit" className="button" disabled={busy}>
           Save settings
         </button>
-        {result?.ok ? <p role="status">{result.message}</p> : null}
+        {result?.ok && !tokenResult ? <p role="status">{result.message}</p> : null}
       </Form>
+
+      <section className="card form" aria-labelledby="tokens-title">
+        <h2 id="tokens-title">API tokens</h2>
+        <p>
+          A token lets a script, a CI job or a static-site build use the API as you, without your
+          password: send it as <code>Authorization: Bearer blog_…</code>. A read token can only
+          read; a write token can also publish and edit, but never change your e-mail, password or
+          security settings. See <a href="/api/docs">the API reference</a>.
+        </p>
+        {tokenResult ? <FormAlert result={tokenResult} /> : null}
+        {tokenResult?.ok && tokenResult.token ? (
+          <div className="new-secret" role="status">
+            <p>
+              <strong>Copy your new token now.</strong> It is shown only this once.
+            </p>
+            <code className="totp-secret">{tokenResult.token}</code>
+          </div>
+        ) : null}
+        {loaderData.tokens.length > 0 ? (
+          <ul className="security-list">
+            {loaderData.tokens.map((token) => (
+              <li key={token._id}>
+                <div>
+                  <strong>{token.name}</strong>
+                  <span className="badge">{token.scope === "read" ? "Read" : "Write"}</span>
+                  <span className="security-meta">
+                    Created <time dateTime={token.createdAt}>{dateTime(token.createdAt)}</time>
+                    {" · "}
+                    {token.lastUsedAt ? (
+                      <>
+                        last used{" "}
+                        <time dateTime={token.lastUsedAt}>{dateTime(token.lastUsedAt)}</time>
+                      </>
+                    ) : (
+                      "never used"
+                    )}
+                  </span>
+                </div>
+                <RowAction
+                  intent="token-revoke"
+                  id={token._id}
+                  label="Revoke"
+                  name={`Revoke token ${token.name}`}
+                  danger
+                  busy={busy}
+                />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>No tokens yet.</p>
+        )}
+        <Form method="post" className="form">
+          <input type="hidden" name="intent" value="token-create" />
+          <Field
+            label="Token name"
+            name="name"
+            id="field-token-name"
+            maxLength={TOKEN_NAME_MAX}
+            hint="What it is for, e.g. “Publish from CI”"
+            error={tokenErrors.name}
+          />
+          <fieldset className="settings-group">
+            <legend>Access</legend>
+            <label className="settings-choice">
+              <input type="radio" name="scope" value="read" defaultChecked />
+              <span>Read: GET calls only</span>
+            </label>
+            <label className="settings-choice">
+              <input type="radio" name="scope" value="write" />
+              <span>Write: publish, edit and comment as you</span>
+            </label>
+          </fieldset>
+          <button type="submit" className="button" disabled={busy}>
+            Create token
+          </button>
+        </Form>
+      </section>
     </section>
   );
 }

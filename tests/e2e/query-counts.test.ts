@@ -93,10 +93,11 @@ beforeAll(async () => {
       onQuery: (sql) => {
         queries.push(sql);
       },
-      // The publisher's and the mail outbox's checks every 5 s would be counted against whichever
+      // The publisher's, the mail outbox's and the webhook outbox's checks every 5 s would be counted against whichever
       // request they overlap.
       publishCheckMs: 3_600_000,
       mailCheckMs: 3_600_000,
+      webhookCheckMs: 3_600_000,
       // A member page checked against its whole render would count both renders' reads.
       verifyMemberPages: false,
     },
@@ -268,6 +269,36 @@ beforeAll(async () => {
   const { deps } = server.app;
   const resetToken = await issueToken(deps, viewer.id, "password", RESET_TOKEN_TTL_MS);
   const unsubscribe = `${viewer.id}/${await unsubscribeToken(deps.db, viewer.id)}`;
+  // A webhook with one delivery behind it, written as the outbox would (decision 025); its worker
+  // checks once an hour here, so no delivery is tried while a request is counted.
+  const webhookId = "0b7e1f9a-3c44-4d2e-9a51-6f1d2c3b4a59";
+  await deps.db
+    .insertInto("webhooks")
+    .values({
+      id: webhookId,
+      url: "https://hooks.example.com/blog",
+      events: JSON.stringify(["post.published"]),
+      secret: "whsec_dGVzdA==",
+      created_by: null,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  await deps.db
+    .insertInto("webhook_deliveries")
+    .values({
+      id: "5d0c6a8e-2f71-4b1a-8c3e-9b2a7d4e6f10",
+      webhook_id: webhookId,
+      event: "post.published",
+      payload: "{}",
+      status: "delivered",
+      attempts: 1,
+      next_attempt_at: null,
+      last_attempt_at: new Date().toISOString(),
+      response_status: 200,
+      last_error: null,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
   const newcomer = await buildUser(server, api);
   // A verification link works once: a new one for each time it is opened.
   const verifyLink = async () =>
@@ -323,6 +354,7 @@ beforeAll(async () => {
     { path: "/admin-dashboard/reports-table?status=closed", as: "admin" },
     { path: "/admin-dashboard/audit-log", as: "admin" },
     { path: "/admin-dashboard/site-settings", as: "admin" },
+    { path: "/admin-dashboard/webhooks", as: "admin" },
   ];
   const callAsks: Ask[] = [
     { path: "/api/posts?pageNumber=1", as: "member" },
@@ -349,6 +381,9 @@ beforeAll(async () => {
     { path: "/api/users/me/settings", as: "member" },
     { path: "/api/auth/passkeys", as: "member" },
     { path: "/api/auth/sessions", as: "member" },
+    { path: "/api/tokens", as: "member" },
+    { path: "/api/webhooks", as: "admin" },
+    { path: `/api/webhooks/${webhookId}/deliveries?pageNumber=1`, as: "admin" },
     { path: "/api/comments", as: "admin" },
     { path: "/api/categories", as: "member" },
     { path: "/api/tags", as: "member" },
@@ -473,12 +508,15 @@ describe("queries per page and call", () => {
           detail: string;
         }[];
         // "SCAN t" alone reads every row of t; "SCAN t USING INDEX" walks an index in order.
-        // The categories are the one table read whole: the menu lists them all, and they are few.
+        // The categories are read whole: the menu lists them all, and they are few. So are the
+        // webhooks (at most 50, decision 025): their page lists them all.
         // A search's candidates are the (at most 1,000) matches it has just read from its index,
         // and the page of them it shows (at most 6).
         const wholeTables = plan
           .map((step) => step.detail)
-          .filter((step) => /^SCAN (?!categories\b|candidates\b|shown\b)\w+$/.test(step));
+          .filter((step) =>
+            /^SCAN (?!categories\b|webhooks\b|candidates\b|shown\b)\w+$/.test(step),
+          );
         if (wholeTables.length > 0) wholeReads.push(`${where}: ${wholeTables.join(", ")}: ${sql}`);
       }
       expect(wholeReads).toEqual([]);

@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: "/admin-dashboard/reports-table", label: "Reports" },
   { to: "/admin-dashboard/audit-log", label: "Audit log" },
   { to: "/admin-dashboard/site-settings", label: "Site settings" },
+  { to: "/admin-dashboard/webhooks", label: "Webhooks" },
 ];
 
 export default function AdminLayout() {
