@@ -29,6 +29,8 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 128],
   ["::1", 128],
+  // The old IPv4-compatible form (::127.0.0.1), long deprecated.
+  ["::", 96],
   // IPv4 written as IPv6 (mapped, translated, 6to4): read for the IPv4 inside them below, and
   // refused whole where they cannot be read.
   ["64:ff9b::", 96],

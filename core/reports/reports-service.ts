@@ -1,3 +1,4 @@
+import { announce } from "../integrations/webhooks.js";
 import {
   ReportCreateSchema,
   ReportDecisionSchema,
@@ -208,7 +209,8 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
   const decide = () =>
     deps.db.transaction().execute(async (trx) => {
       await claimReports(trx, deps, actor, report, action);
-      const imageKeys = action === "remove" ? await removeTarget(trx, deps, actor, report) : [];
+      const removed =
+        action === "remove" ? await removeTarget(trx, deps, actor, report) : { imageKeys: [] };
       if (action === "suspend") {
         const author = await trx
           .selectFrom("users")
@@ -225,10 +227,14 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
         id: report.target_id,
         summary: report.target_summary,
       });
-      return imageKeys;
+      return removed;
     });
-  const imageKeys = action === "remove" ? await changingContent(deps, decide) : await decide();
+  const { imageKeys, publishedPostId } =
+    action === "remove" ? await changingContent(deps, decide) : await decide();
   await discardImages(deps, imageKeys);
+  if (publishedPostId) {
+    await announce(deps, "post.deleted", () => Promise.resolve({ _id: publishedPostId }));
+  }
   if (suspended) await tellSuspended(deps, suspended, terms);
   const messages = {
     dismiss: reportMessages.dismissed,
@@ -271,20 +277,25 @@ async function claimReports(
   if (closed.numUpdatedRows === 0n) throw conflict(reportMessages.decided);
 }
 
-/** Deletes the reported post or comment if it is still there; its image keys, to discard after. */
+/**
+ * Deletes the reported post or comment if it is still there: its image keys, to discard after,
+ * and whether a published post left the site (webhooks are told once the removal is committed).
+ */
 async function removeTarget(
   trx: Kysely<Database>,
   deps: CoreDeps,
   actor: Actor,
   report: ReportsTable,
-): Promise<(string | null)[]> {
+): Promise<{ imageKeys: (string | null)[]; publishedPostId?: string }> {
   if (report.target_kind === "post") {
     const post = await trx
       .selectFrom("posts")
-      .select(["id", "user_id", "title", "image_key"])
+      .select(["id", "user_id", "title", "image_key", "status"])
       .where("id", "=", report.target_id)
       .executeTakeFirst();
-    return post ? deletePostIn(trx, deps, actor, post) : [];
+    if (!post) return { imageKeys: [] };
+    const imageKeys = await deletePostIn(trx, deps, actor, post);
+    return post.status === "published" ? { imageKeys, publishedPostId: post.id } : { imageKeys };
   }
   const comment = await trx
     .selectFrom("comments")
@@ -292,5 +303,5 @@ async function removeTarget(
     .where("id", "=", report.target_id)
     .executeTakeFirst();
   if (comment) await deleteCommentIn(trx, deps, actor, comment);
-  return [];
+  return { imageKeys: [] };
 }

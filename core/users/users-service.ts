@@ -1,4 +1,5 @@
 import { integrationMessages } from "../../contract/integrations.js";
+import { announce } from "../integrations/webhooks.js";
 import { PROFILE_PHOTO_MAX_BYTES } from "../../contract/limits.js";
 import { profileMessages, profileUpdateSchema } from "../../contract/users.js";
 import { compiledOnce } from "../../db/compiled-once.js";
@@ -265,7 +266,7 @@ export async function setProfilePhoto(
 export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
   const user = await requireUser(deps, id);
   if (!canDeleteUser(actor, user.id)) throw forbidden("You can only delete your own profile");
-  const imageKeys = await changingContent(deps, () =>
+  const { imageKeys, publishedPostIds } = await changingContent(deps, () =>
     deps.db.transaction().execute(async (trx) => {
       if (user.is_admin === 1) {
         // Lock the admin rows first (a no-op update works on both engines), so two admins deleting
@@ -286,7 +287,7 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
       }
       const posts = await trx
         .selectFrom("posts")
-        .select("image_key")
+        .select(["id", "image_key", "status"])
         .where("user_id", "=", user.id)
         .execute();
       const bodyImageKeys = await bodyImageKeysOfUser(trx, user.id);
@@ -304,9 +305,18 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
           summary: user.username,
         });
       }
-      return [user.photo_key, ...posts.map((post) => post.image_key), ...bodyImageKeys];
+      return {
+        imageKeys: [user.photo_key, ...posts.map((post) => post.image_key), ...bodyImageKeys],
+        publishedPostIds: posts
+          .filter((post) => post.status === "published")
+          .map((post) => post.id),
+      };
     }),
   );
   await discardImages(deps, imageKeys);
+  // Its published posts left the site with it: webhooks hear of each (drafts were never told of).
+  for (const postId of publishedPostIds) {
+    await announce(deps, "post.deleted", () => Promise.resolve({ _id: postId }));
+  }
   return { message: actor.id === user.id ? userMessages.deleted : userMessages.deletedByAdmin };
 }

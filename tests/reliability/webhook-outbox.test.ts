@@ -1,0 +1,169 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/connect.js";
+import { loginAs, type TestUser } from "../support/factories.js";
+import { client } from "../support/http.js";
+import { addCategory, addPost } from "../support/post-fixtures.js";
+import { PROCESS_ADMIN, startServerProcess } from "../support/server-process.js";
+import { freePort, freshPostgres } from "../support/test-server.js";
+import {
+  settle,
+  startWebhookReceiver,
+  verifiedBody,
+  waitFor,
+} from "../support/webhook-receiver.js";
+
+// The webhook outbox (decision 025) with a real server process and a real HTTP receiver: the
+// process is killed (SIGKILL) while the receiver holds one of its deliveries, then restarted.
+// The interrupted delivery is tried again with the same webhook-id, and every event queued
+// before the crash arrives, each once (the interrupted one twice: the receiver saw the first
+// try, and the Standard Webhooks id is what lets it tell the second for the same event).
+
+const databaseUrl = process.env.DATABASE_URL;
+const children: ChildProcess[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** A fresh site: its own DATA_DIR, and database when DATABASE_URL is set. */
+async function freshSite() {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "blog-webhooks-"));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const database = databaseUrl ? await freshPostgres(databaseUrl) : undefined;
+  if (database) cleanups.push(() => database.drop());
+  return { dataDir, databaseUrl: database?.url };
+}
+
+type Site = Awaited<ReturnType<typeof freshSite>>;
+
+async function deliveryRows(site: Site) {
+  const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
+  try {
+    return await handle.db.selectFrom("webhook_deliveries").selectAll().execute();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function start(site: Site, port: number) {
+  const { child } = await startServerProcess({
+    port: String(port),
+    dataDir: site.dataDir,
+    databaseUrl: site.databaseUrl,
+    // The receiver is on 127.0.0.1.
+    env: { WEBHOOK_ALLOW_PRIVATE: "on" },
+  });
+  children.push(child);
+  const exited = new Promise<unknown>((resolve) => child.once("exit", resolve));
+  return { child, exited };
+}
+
+describe("SIGKILL while a webhook is being delivered", () => {
+  it("restarted, tries the interrupted delivery again with its id and loses no event", async () => {
+    const site = await freshSite();
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.close());
+    const port = await freePort();
+    const first = await start(site, port);
+    const api = client(`http://127.0.0.1:${String(port)}`);
+    const token = await loginAs(api, PROCESS_ADMIN.email, PROCESS_ADMIN.password);
+    const admin: TestUser = { id: "", username: "", ...PROCESS_ADMIN, token };
+    const category = (await addCategory(api, admin, "Outbox")).title;
+
+    const endpoint = receiver.endpoint("outbox");
+    const created = await api.post<{ _id: string; secret: string }>(
+      "/api/webhooks",
+      { url: endpoint.url, events: ["post.published"] },
+      { token },
+    );
+    expect(created.status, created.text).toBe(201);
+    const { _id: webhookId, secret } = created.body;
+    const sendTest = async () => {
+      const reply = await api.post<{ _id: string }>(`/api/webhooks/${webhookId}/test`, undefined, {
+        token,
+      });
+      expect(reply.status, reply.text).toBe(201);
+      return reply.body._id;
+    };
+
+    // Three go through while the receiver answers.
+    const before = [await sendTest(), await sendTest(), await sendTest()];
+    await waitFor(() => receiver.at(endpoint.path).length === 3, "three deliveries");
+    // The fourth the receiver takes and holds, unanswered.
+    receiver.answer(endpoint.path, ["hang"]);
+    const interrupted = await sendTest();
+    await waitFor(() => receiver.at(endpoint.path).length === 4, "a delivery held");
+    // More events while the sender waits for that answer: queued, not yet sent.
+    const after = [await sendTest(), await sendTest()];
+    await addPost(api, admin, { category, title: "Published during the hold" });
+
+    // Pull the plug while the receiver holds the request.
+    first.child.kill("SIGKILL");
+    await first.exited;
+    expect(receiver.at(endpoint.path)).toHaveLength(4);
+    expect(receiver.at(endpoint.path)[3]?.headers["webhook-id"]).toBe(interrupted);
+
+    // The three answered were recorded before the crash; the held one is still pending, its one
+    // try counted and never recorded, under the dead sender's lease; the rest wait their turn.
+    const rows = await deliveryRows(site);
+    expect(rows).toHaveLength(7);
+    const held = rows.find((row) => row.id === interrupted);
+    expect(held).toMatchObject({ status: "pending", attempts: 1, last_attempt_at: null });
+    expect(Date.parse(held?.next_attempt_at ?? "")).toBeGreaterThan(Date.now());
+    for (const id of before) {
+      expect(rows.find((row) => row.id === id)).toMatchObject({ status: "delivered", attempts: 1 });
+    }
+    const waiting = rows.filter((row) => ![...before, interrupted].includes(row.id));
+    expect(waiting.every((row) => row.status === "pending" && row.attempts === 0)).toBe(true);
+    expect(waiting.map((row) => row.id)).toEqual(expect.arrayContaining(after));
+    expect(waiting.map((row) => row.event)).toContain("post.published");
+
+    // The restart comes after the lease ran out (as it would a minute later).
+    const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
+    await handle.db
+      .updateTable("webhook_deliveries")
+      .set({ next_attempt_at: new Date().toISOString() })
+      .where("status", "=", "pending")
+      .execute();
+    await handle.close();
+
+    const second = await start(site, port);
+    // The interrupted one again, the two tests and the post: 4 more.
+    await waitFor(() => receiver.at(endpoint.path).length >= 8, "every delivery", 30_000);
+    // A little longer: nothing more comes.
+    await settle(1500);
+    const received = receiver.at(endpoint.path);
+    expect(received).toHaveLength(8);
+    const ids = received.map((hook) => hook.headers["webhook-id"] ?? "");
+    expect(ids.filter((id) => id === interrupted)).toHaveLength(2);
+    expect([...new Set(ids)].sort()).toEqual(rows.map((row) => row.id).sort());
+    for (const id of ids.filter((one) => one !== interrupted)) {
+      expect(ids.filter((one) => one === id)).toHaveLength(1);
+    }
+    // Every try verifies, the interrupted one's both carry the same body.
+    const bodies = received.map((hook) => verifiedBody(hook, secret));
+    expect(bodies.filter((body) => body.type === "post.published")).toHaveLength(1);
+    const tries = received.filter((hook) => hook.headers["webhook-id"] === interrupted);
+    expect(tries[1]?.body).toBe(tries[0]?.body);
+
+    const done = await deliveryRows(site);
+    expect(done.every((row) => row.status === "delivered" && row.response_status === 200)).toBe(
+      true,
+    );
+    expect(done.find((row) => row.id === interrupted)?.attempts).toBe(2);
+    expect(done.filter((row) => row.id !== interrupted).every((row) => row.attempts === 1)).toBe(
+      true,
+    );
+
+    second.child.kill("SIGTERM");
+    await second.exited;
+  }, 120_000);
+});
