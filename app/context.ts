@@ -23,7 +23,8 @@ export type LimitName =
   | "settings"
   | "search"
   | "unsubscribe"
-  | "security";
+  | "security"
+  | "integrations";
 
 /**
  * Public facts about the site (the explicit list that reaches pages): the settings admins save
