@@ -28,6 +28,7 @@ import settingsStyles from "../features/settings/settings.css?url";
 import { pageMeta } from "../meta.js";
 import { dateTime } from "../ui/format.js";
 import { useToastOn } from "../ui/toasts.js";
+import { UseStamps } from "../ui/use-stamps.js";
 import type { Route } from "./+types/security";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
@@ -237,18 +238,11 @@ export default function Security({ loaderData }: Route.ComponentProps) {
               <li key={passkey._id}>
                 <div>
                   <strong>{passkey.name}</strong>
-                  <span className="security-meta">
-                    Added <time dateTime={passkey.createdAt}>{dateTime(passkey.createdAt)}</time>
-                    {" · "}
-                    {passkey.lastUsedAt ? (
-                      <>
-                        last used{" "}
-                        <time dateTime={passkey.lastUsedAt}>{dateTime(passkey.lastUsedAt)}</time>
-                      </>
-                    ) : (
-                      "never used"
-                    )}
-                  </span>
+                  <UseStamps
+                    made="Added"
+                    madeAt={passkey.createdAt}
+                    lastUsedAt={passkey.lastUsedAt}
+                  />
                 </div>
                 <RowAction
                   intent="passkey-remove"

@@ -14,8 +14,8 @@ import type { ActionResult } from "../features/forms/form-state.js";
 import { RowAction } from "../features/forms/row-action.js";
 import settingsStyles from "../features/settings/settings.css?url";
 import { pageMeta } from "../meta.js";
-import { dateTime } from "../ui/format.js";
 import { useToastOn } from "../ui/toasts.js";
+import { UseStamps } from "../ui/use-stamps.js";
 import type { Route } from "./+types/settings";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
@@ -136,18 +136,11 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
                 <div>
                   <strong>{token.name}</strong>
                   <span className="badge">{token.scope === "read" ? "Read" : "Write"}</span>
-                  <span className="security-meta">
-                    Created <time dateTime={token.createdAt}>{dateTime(token.createdAt)}</time>
-                    {" · "}
-                    {token.lastUsedAt ? (
-                      <>
-                        last used{" "}
-                        <time dateTime={token.lastUsedAt}>{dateTime(token.lastUsedAt)}</time>
-                      </>
-                    ) : (
-                      "never used"
-                    )}
-                  </span>
+                  <UseStamps
+                    made="Created"
+                    madeAt={token.createdAt}
+                    lastUsedAt={token.lastUsedAt}
+                  />
                 </div>
                 <RowAction
                   intent="token-revoke"

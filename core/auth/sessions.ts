@@ -152,16 +152,23 @@ export async function findSessionUser(
       .execute()
       .catch(() => undefined);
   }
-  // The session must have been opened with a second factor, not merely belong to an account that
-  // has one: else a stolen password would still open an admin's session.
-  const adminNeedsSecondFactor =
-    user.is_admin === 1 && Number(adminRule) === 1 && secondFactor !== 1;
   return {
     sessionId,
     signedInAt,
     secondFactor: secondFactor === 1,
-    user: adminNeedsSecondFactor ? { ...user, is_admin: 0 } : user,
+    user: underAdminRule(user, adminRule, secondFactor),
   };
+}
+
+/**
+ * The account as a session or API token may act on it: an admin held to the site's second-factor
+ * rule (`adminRule` 1) acts as a member unless the session (or the session that made the token)
+ * proved a second factor; merely belonging to an account that has one is not enough, else a
+ * stolen password would still open an admin's session.
+ */
+export function underAdminRule(user: UsersTable, adminRule: unknown, secondFactor: number) {
+  const held = user.is_admin === 1 && Number(adminRule) === 1 && secondFactor !== 1;
+  return held ? { ...user, is_admin: 0 } : user;
 }
 
 export async function revokeSession(db: Kysely<Database>, sessionId: string) {

@@ -7,7 +7,12 @@ import {
 } from "../../contract/integrations.js";
 import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database, TokenScope, UsersTable } from "../../db/schema.js";
-import { LAST_SEEN_EVERY_MS, signedInRecently, type ChangingSession } from "../auth/sessions.js";
+import {
+  LAST_SEEN_EVERY_MS,
+  signedInRecently,
+  underAdminRule,
+  type ChangingSession,
+} from "../auth/sessions.js";
 import { hashToken, randomToken } from "../auth/tokens.js";
 import type { CoreDeps } from "../deps.js";
 import { iso } from "../shared/clock.js";
@@ -154,7 +159,5 @@ export async function findTokenUser(
       .execute()
       .catch(() => undefined);
   }
-  const adminNeedsSecondFactor =
-    user.is_admin === 1 && Number(adminRule) === 1 && secondFactor !== 1;
-  return { tokenId, scope, user: adminNeedsSecondFactor ? { ...user, is_admin: 0 } : user };
+  return { tokenId, scope, user: underAdminRule(user, adminRule, secondFactor) };
 }
