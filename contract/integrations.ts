@@ -44,7 +44,8 @@ export const integrationMessages = {
   webhookNotFound: "Webhook not found",
   webhookCreated: "Webhook added: copy its secret now, it will not be shown again",
   webhookRemoved: "Webhook removed",
-  testQueued: "Test event sent",
+  testQueued: "Test event queued: its delivery shows below once tried",
+  tokenInvalid: "This API token is not valid: it was revoked, or never existed",
 } as const;
 
 const m = integrationMessages;

@@ -289,7 +289,7 @@ export const AuditEntrySchema = named(
     actor: userRef,
     action: z.string().describe("What was done, as `target.verb`: `post.delete`, `user.suspend`"),
     target: z.object({
-      kind: z.enum(["post", "comment", "user", "category", "site"]),
+      kind: z.enum(["post", "comment", "user", "category", "site", "webhook"]),
       _id: id,
       summary: z.string(),
     }),

@@ -242,6 +242,8 @@ export type AuditAction =
   | "category.create"
   | "category.delete"
   | "site.update"
+  | "webhook.create"
+  | "webhook.delete"
   | "report.dismiss"
   | "report.remove"
   | "report.suspend";
@@ -253,7 +255,7 @@ export interface AuditLogTable {
   actor_id: string;
   actor_name: string;
   action: AuditAction;
-  target_kind: "post" | "comment" | "user" | "category" | "site";
+  target_kind: "post" | "comment" | "user" | "category" | "site" | "webhook";
   target_id: string;
   /** The target as it was: a post's title, a user's name, a comment's first words. */
   target_summary: string;

@@ -6,6 +6,7 @@ import {
   revokeApiToken,
 } from "../../core/integrations/api-tokens.js";
 import { getSettings, updateSettings } from "../../core/user-settings/user-settings-service.js";
+import { invalid } from "../../core/shared/errors.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
@@ -52,12 +53,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "token-revoke":
         await revokeApiToken(deps.db, viewer.actor.id, fields.id ?? "");
         return { message: integrationMessages.tokenRevoked };
-      default:
+      case "save":
         // A checkbox sends its value only when ticked.
         await updateSettings(deps, viewer.actor, {
           emailNotifications: fields.emailNotifications === "on",
         });
         return { message: "Settings saved" };
+      default:
+        throw invalid("Unknown action");
     }
   });
   return result.ok

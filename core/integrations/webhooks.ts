@@ -19,6 +19,7 @@ import { conflict, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { assertAdmin, type Actor } from "../users/policies.js";
+import { recordAudit } from "../audit/audit-log.js";
 import {
   hostOf,
   isPrivateAddress,
@@ -116,7 +117,15 @@ export async function createWebhook(
     created_by: actor.id,
     created_at: iso(deps.clock()),
   };
-  await deps.db.insertInto("webhooks").values(row).execute();
+  // A standing channel out of the site: who opened it is logged (DESIGN.md 9, the audit log).
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.insertInto("webhooks").values(row).execute();
+    await recordAudit(trx, deps, actor, "webhook.create", {
+      kind: "webhook",
+      id: row.id,
+      summary: row.url,
+    });
+  });
   return { ...present(row), secret: row.secret };
 }
 
@@ -140,13 +149,25 @@ async function requireWebhook(db: Kysely<Database>, id: string) {
 }
 
 /** Removes an endpoint with its deliveries: any still waiting are not sent. */
-export async function deleteWebhook(deps: Pick<CoreDeps, "db">, actor: Actor, id: string) {
+export async function deleteWebhook(
+  deps: Pick<CoreDeps, "db" | "clock">,
+  actor: Actor,
+  id: string,
+) {
   assertAdmin(actor);
-  const result = await deps.db
-    .deleteFrom("webhooks")
-    .where("id", "=", isId(id) ? id : "")
-    .executeTakeFirst();
-  if (result.numDeletedRows !== 1n) throw notFound(m.webhookNotFound);
+  await deps.db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom("webhooks")
+      .where("id", "=", isId(id) ? id : "")
+      .returning(["id", "url"])
+      .executeTakeFirst();
+    if (!removed) throw notFound(m.webhookNotFound);
+    await recordAudit(trx, deps, actor, "webhook.delete", {
+      kind: "webhook",
+      id: removed.id,
+      summary: removed.url,
+    });
+  });
 }
 
 /** An endpoint's deliveries, newest first, 20 a page. */
@@ -348,6 +369,11 @@ export function postOnce(
     }
     const timestamp = Math.floor(now.getTime() / 1000);
     const body = Buffer.from(delivery.payload);
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      // A row from elsewhere (an import) with another scheme: a failed try, not a thrown one.
+      resolve({ error: "the URL is not http(s)" });
+      return;
+    }
     const client = url.protocol === "https:" ? https : http;
     const request = client.request(url, {
       method: "POST",
@@ -411,7 +437,11 @@ export async function deliver(
   deps: Pick<CoreDeps, "db" | "clock" | "webhooks" | "log">,
   delivery: ClaimedDelivery,
 ) {
-  const outcome = await postOnce(settingsOf(deps), delivery, deps.clock());
+  // Claimed past its day (the site was down): given up without a try, as the schedule says.
+  const late = deps.clock().getTime() - Date.parse(delivery.created_at) > DELIVERY_WINDOW_MS;
+  const outcome = late
+    ? { error: "not tried: over a day since the event" }
+    : await postOnce(settingsOf(deps), delivery, deps.clock());
   const now = deps.clock();
   const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
   const retryAt = ok ? undefined : nextTryAt(delivery.created_at, delivery.attempts, now);
@@ -431,15 +461,23 @@ export async function deliver(
   return ok ? "delivered" : retryAt ? "retry" : "failed";
 }
 
-/** Hands claimed deliveries back at once (a server stopping before it sent them). */
-export async function releaseDeliveries(deps: Pick<CoreDeps, "db" | "clock">, ids: string[]) {
-  if (ids.length === 0) return;
-  await deps.db
-    .updateTable("webhook_deliveries")
-    .set((eb) => ({ next_attempt_at: iso(deps.clock()), attempts: eb("attempts", "-", 1) }))
-    .where("id", "in", ids)
-    .where("status", "=", "pending")
-    .execute();
+/**
+ * Hands claimed deliveries back at once (a server stopping before it sent them), each only while
+ * its claim is still this sender's: one another instance took over since is left alone.
+ */
+export async function releaseDeliveries(
+  deps: Pick<CoreDeps, "db" | "clock">,
+  claimed: readonly Pick<ClaimedDelivery, "id" | "attempts">[],
+) {
+  for (const delivery of claimed) {
+    await deps.db
+      .updateTable("webhook_deliveries")
+      .set({ next_attempt_at: iso(deps.clock()), attempts: delivery.attempts - 1 })
+      .where("id", "=", delivery.id)
+      .where("attempts", "=", delivery.attempts)
+      .where("status", "=", "pending")
+      .execute();
+  }
 }
 
 /** Deletes deliveries finished long ago. */

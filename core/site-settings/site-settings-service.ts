@@ -1,3 +1,4 @@
+import { integrationMessages } from "../../contract/integrations.js";
 import type {
   PublicSiteSettings,
   SiteSettingsInput,
@@ -19,7 +20,7 @@ import { changingContent } from "../shared/content-changes.js";
 import { validate } from "../shared/validate.js";
 import { assertAdmin, type Actor } from "../users/policies.js";
 import { hasSecondFactor } from "../auth/second-factor.js";
-import { invalid } from "../shared/errors.js";
+import { forbidden, invalid } from "../shared/errors.js";
 
 const ROW_ID = "site";
 
@@ -117,6 +118,8 @@ export async function updateSiteSettings(
   input: unknown,
   logo: Buffer | undefined,
   signal?: AbortSignal,
+  /** Made with an API token: the admins' second-factor rule is an account change, not for it. */
+  viaToken = false,
 ): Promise<{ settings: PublicSiteSettings; message: string }> {
   assertAdmin(actor);
   const values: SiteSettingsInput = validate(SiteSettingsSchema, input);
@@ -161,6 +164,12 @@ export async function updateSiteSettings(
                 : 0,
           updated_at: iso(deps.clock()),
         };
+        if (
+          viaToken &&
+          changes.require_admin_second_factor !== (current?.require_admin_second_factor ?? 0)
+        ) {
+          throw forbidden(integrationMessages.notWithToken);
+        }
         if (changes.require_admin_second_factor === 1 && !(await hasSecondFactor(trx, actor.id))) {
           const message = siteSettingsMessages.ownSecondFactorFirst;
           throw invalid(message, { requireAdminSecondFactor: message });

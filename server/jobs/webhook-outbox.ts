@@ -43,10 +43,7 @@ export function startWebhookOutbox(
         const claimed = await claimDueDeliveries(deps, { leaseMs: options.leaseMs });
         if (claimed.length === 0) break;
         if (stopping()) {
-          await releaseDeliveries(
-            deps,
-            claimed.map((delivery) => delivery.id),
-          );
+          await releaseDeliveries(deps, claimed);
           return;
         }
         await Promise.all(claimed.map((delivery) => deliver(deps, delivery)));

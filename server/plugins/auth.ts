@@ -45,9 +45,12 @@ export function optionalSignedIn(deps: CoreDeps, request: FastifyRequest) {
 export async function requireSignedIn(deps: CoreDeps, request: FastifyRequest): Promise<Signed> {
   const signed = await optionalSignedIn(deps, request);
   if (!signed) {
-    throw request.headers.authorization
-      ? unauthenticated("Your session has expired, please log in again")
-      : unauthenticated("No token provided, please log in");
+    const token = BEARER.exec(request.headers.authorization ?? "")?.[1];
+    throw token && isApiToken(token)
+      ? unauthenticated(integrationMessages.tokenInvalid)
+      : request.headers.authorization
+        ? unauthenticated("Your session has expired, please log in again")
+        : unauthenticated("No token provided, please log in");
   }
   return signed;
 }

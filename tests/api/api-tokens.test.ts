@@ -134,9 +134,14 @@ describe("using a token", () => {
     const { user, read, readId } = await member();
     const revoked = await api.delete(`/api/tokens/${readId}`, { token: user.token });
     expect(revoked.status).toBe(204);
-    for (const token of [read, `blog_${"A".repeat(43)}`, "blog_short", "blog_", `${read}x`]) {
+    for (const token of [read, `blog_${"A".repeat(43)}`, `${read}x`]) {
       const reply = await api.get("/api/users/me/settings", { token });
       expect(reply.status, token).toBe(401);
+      expect(reply.body).toMatchObject({ message: m.tokenInvalid });
+    }
+    // Not even shaped like a token: as any malformed bearer.
+    for (const token of ["blog_short", "blog_"]) {
+      expect((await api.get("/api/users/me/settings", { token })).status).toBe(401);
     }
   });
 
@@ -270,6 +275,33 @@ describe("using a token", () => {
     expect(other.status, other.text).toBe(200);
   });
 
+  it("of an admin saves the site's settings but never changes the admins' second-factor rule", async () => {
+    admin = await signInAdmin(server, api);
+    const token = (await newToken(admin, "write")).token;
+    const settings = {
+      title: "Scripted",
+      welcome: "Welcome",
+      contactPhone: "+1 555 0100",
+      contactEmail: "contact@example.com",
+    };
+    const saved = await api.put("/api/admin/settings", settings, { token });
+    expect(saved.status, saved.text).toBe(200);
+    // Left as it is (off), the rule may be named; changing it is an account change.
+    const same = await api.put(
+      "/api/admin/settings",
+      { ...settings, requireAdminSecondFactor: false },
+      { token },
+    );
+    expect(same.status, same.text).toBe(200);
+    const changed = await api.put(
+      "/api/admin/settings",
+      { ...settings, requireAdminSecondFactor: true },
+      { token },
+    );
+    expect(changed.status, changed.text).toBe(403);
+    expect(changed.body).toMatchObject({ message: m.notWithToken });
+  });
+
   it("records when it was last used", async () => {
     const { user, read, readId } = await member();
     await api.get("/api/users/me/settings", { token: read });
@@ -316,6 +348,7 @@ describe("using a token", () => {
         require_admin_second_factor: 1,
         updated_at: new Date(now).toISOString(),
       })
+      .onConflict((oc) => oc.column("id").doUpdateSet({ require_admin_second_factor: 1 }))
       .execute();
     try {
       expect((await api.get("/api/admin/audit", { token })).status).toBe(403);

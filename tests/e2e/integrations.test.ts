@@ -129,7 +129,7 @@ describe("webhooks in the dashboard", () => {
     await shows(card.getByText("post.published, post.updated, post.deleted, comment.created"));
 
     await card.getByRole("button", { name: `Send a test event to ${url}` }).click();
-    await shows(page.getByText("Test event sent").first());
+    await shows(page.getByText("Test event queued").first());
     await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
     const [delivery] = received;
     const event = new Webhook(secret).verify(delivery?.body ?? "", delivery?.headers ?? {});

@@ -17,6 +17,8 @@ const ACTIONS: Record<AuditAction, string> = {
   "category.create": "Added category",
   "category.delete": "Deleted category",
   "site.update": "Changed site settings",
+  "webhook.create": "Added webhook",
+  "webhook.delete": "Removed webhook",
   "report.dismiss": "Dismissed report",
   "report.remove": "Removed reported content",
   "report.suspend": "Suspended reported author",

@@ -23,15 +23,16 @@ export function siteSettingsRoutes(
     "/api/admin/settings",
     documented(docs.update, limits.settings),
     async (request, reply) => {
-      const { actor } = await requireSignedIn(deps, request);
+      const { actor, token } = await requireSignedIn(deps, request);
       // Refused before a byte of the body (a logo, perhaps) is read.
       assertAdmin(actor);
       const signal = clientLeft(reply);
+      const viaToken = token !== undefined;
       if (request.isMultipart()) {
         const { fields, image } = await readImageForm(request, SITE_LOGO_MAX_BYTES);
-        return updateSiteSettings(deps, actor, fields, image, signal);
+        return updateSiteSettings(deps, actor, fields, image, signal, viaToken);
       }
-      return updateSiteSettings(deps, actor, request.body, undefined, signal);
+      return updateSiteSettings(deps, actor, request.body, undefined, signal, viaToken);
     },
   );
 }
