@@ -10,7 +10,7 @@ import {
 } from "../../../contract/responses.js";
 import type { RouteDocs } from "../openapi/route-docs.js";
 
-const tokens = "API tokens";
+const tokens = "tokens";
 const webhooks = "webhooks";
 const webhookId = { id: "The webhook's id" };
 
