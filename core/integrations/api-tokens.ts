@@ -36,8 +36,15 @@ export interface TokenUser {
   user: UsersTable;
 }
 
-/** `blog_` and 256 random bits: the prefix lets secret scanners and the server tell it apart. */
-export const isApiToken = (token: string) => token.startsWith(TOKEN_PREFIX);
+/** `blog_` and 256 random bits in base64url: 48 characters in all. */
+const API_TOKEN_LENGTH = TOKEN_PREFIX.length + 43;
+
+/**
+ * The prefix lets secret scanners and the server tell a token apart; the length too, so a session
+ * token (43 characters) that happens to begin with `blog_` is still read as a session.
+ */
+export const isApiToken = (token: string) =>
+  token.length === API_TOKEN_LENGTH && token.startsWith(TOKEN_PREFIX);
 
 /**
  * A new token for the signed-in person, shown this once. Like adding a passkey it needs a recent

@@ -235,13 +235,6 @@ export async function sendTestEvent(
   return presentDelivery(row);
 }
 
-/** The events some endpoint wants: empty on a site without webhooks (one small read). */
-export async function wantedEvents(deps: Pick<CoreDeps, "db" | "webhooks">): Promise<Set<string>> {
-  if (!deps.webhooks) return new Set();
-  const endpoints = await deps.db.selectFrom("webhooks").select("events").execute();
-  return new Set(endpoints.flatMap((row) => JSON.parse(row.events) as string[]));
-}
-
 /**
  * Tells every endpoint that wants `event`: called right after the write it tells of. `data` is
  * made only when some endpoint wants it, so a site without webhooks pays one small read. Never

@@ -1,4 +1,4 @@
-import { announce, wantedEvents } from "../integrations/webhooks.js";
+import { announce } from "../integrations/webhooks.js";
 import { sql } from "kysely";
 import {
   contentMessages,
@@ -302,10 +302,12 @@ export async function getPost(
  * published post changed (`post.updated`), or one left the site, deleted or taken back to drafts
  * (`post.deleted`). `data` is the post as an anonymous GET /api/posts/:id gives it, comments aside.
  */
-async function announcePost(deps: CoreDeps, wasPublished: boolean, postId: string) {
-  if ((await wantedEvents(deps)).size === 0) return;
-  const post = await findPost(deps, postId);
-  const isPublished = post?.status === "published";
+async function announcePost(
+  deps: CoreDeps,
+  wasPublished: boolean,
+  isPublished: boolean,
+  postId: string,
+) {
   if (isPublished) {
     await announce(deps, wasPublished ? "post.updated" : "post.published", () =>
       getPost(deps, undefined, postId, false),
@@ -423,7 +425,7 @@ export async function createPost(
     throw error;
   }
   if (publishing.data.publishAt) deps.postScheduled?.(publishing.data.publishAt);
-  await announcePost(deps, false, post.id);
+  await announcePost(deps, false, status === "published", post.id);
   return getPost(deps, actor, post.id);
 }
 
@@ -569,7 +571,10 @@ export async function updatePost(
     staysDraft ? { postId: post.id } : undefined,
   );
   if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
-  if (!autosave) await announcePost(deps, post.status === "published", post.id);
+  if (!autosave) {
+    const isPublished = (state.status ?? post.status) === "published";
+    await announcePost(deps, post.status === "published", isPublished, post.id);
+  }
   return getPost(deps, actor, post.id);
 }
 
@@ -671,7 +676,8 @@ export async function changePostStatus(deps: CoreDeps, actor: Actor, id: string,
       .execute(),
   );
   if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
-  await announcePost(deps, post.status === "published", post.id);
+  const isPublished = (state.status ?? post.status) === "published";
+  await announcePost(deps, post.status === "published", isPublished, post.id);
   return getPost(deps, actor, post.id);
 }
 
@@ -718,7 +724,8 @@ export async function replacePostImage(
     }),
   );
   if (!swapped) throw notFound(postMessages.notFound);
-  await announcePost(deps, post.status === "published", post.id);
+  const published = post.status === "published";
+  await announcePost(deps, published, published, post.id);
   return getPost(deps, actor, post.id);
 }
 

@@ -134,13 +134,13 @@ describe("using a token", () => {
     const { user, read, readId } = await member();
     const revoked = await api.delete(`/api/tokens/${readId}`, { token: user.token });
     expect(revoked.status).toBe(204);
-    for (const token of [read, `blog_${"A".repeat(43)}`, `${read}x`]) {
+    for (const token of [read, `blog_${"A".repeat(43)}`]) {
       const reply = await api.get("/api/users/me/settings", { token });
       expect(reply.status, token).toBe(401);
       expect(reply.body).toMatchObject({ message: m.tokenInvalid });
     }
     // Not even shaped like a token: as any malformed bearer.
-    for (const token of ["blog_short", "blog_"]) {
+    for (const token of ["blog_short", "blog_", `${read}x`]) {
       expect((await api.get("/api/users/me/settings", { token })).status).toBe(401);
     }
   });

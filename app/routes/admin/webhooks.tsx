@@ -25,21 +25,16 @@ import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/webhooks";
 
 const PATH = "/admin-dashboard/webhooks";
-/** Deliveries shown under each webhook; the API pages through the rest. */
-const RECENT_DELIVERIES = 10;
-
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { actor } = requireAdmin(context);
   const webhooks = await listWebhooks(context.deps, actor);
+  // Each webhook's latest page of deliveries; the API pages through the rest.
   const withDeliveries = await Promise.all(
     webhooks.map(async (webhook) => ({
       ...webhook,
-      deliveries: (await listDeliveries(context.deps, actor, webhook._id)).slice(
-        0,
-        RECENT_DELIVERIES,
-      ),
+      deliveries: await listDeliveries(context.deps, actor, webhook._id),
     })),
   );
   return { site: context.site, webhooks: withDeliveries };
