@@ -147,13 +147,23 @@ const rowOf = (id: string, on: TestServer = server) =>
  * Returns the moment before, which the retry's record comes after.
  */
 async function dueNow(id: string) {
-  const since = Date.now();
+  const since = await afterEarlierTries();
   await server.app.deps.db
     .updateTable("webhook_deliveries")
     .set({ next_attempt_at: new Date(since).toISOString() })
     .where("id", "=", id)
     .execute();
   return since;
+}
+
+/**
+ * A time later than any try recorded so far: the clock moves on one millisecond first, so a try
+ * written in the same millisecond as the caller's last look is not taken for the next one.
+ */
+async function afterEarlierTries() {
+  const before = Date.now();
+  while (Date.now() <= before) await new Promise((resolve) => setTimeout(resolve, 1));
+  return Date.now();
 }
 
 /**
@@ -765,7 +775,7 @@ describe("retries", () => {
     const { body: queued } = await sendTest(hook._id);
     await tried(queued._id, 1);
     // As if the event were a day old when the next try comes.
-    const since = Date.now();
+    const since = await afterEarlierTries();
     await server.app.deps.db
       .updateTable("webhook_deliveries")
       .set({
