@@ -486,3 +486,48 @@ export const WebhookDeliverySchema = named(
   }),
 );
 export const WebhookDeliveryListSchema = z.array(WebhookDeliverySchema);
+
+const day = z.string().describe("A UTC day, YYYY-MM-DD");
+const count = z.number().int().min(0);
+const StatsDaySchema = z.object({ date: day, views: count, visitors: count });
+const statsTotals = {
+  views: count.describe(
+    "Views of published post pages in the range (bots, prefetches, the author and HEAD left out)",
+  ),
+  visitors: count.describe("Unique visitors, counted per day and added up over the range"),
+};
+const ReferrerSchema = z.object({
+  host: z.string().describe("Another site's host name"),
+  views: count.describe("Readers it sent (each reader counted once a post and day)"),
+});
+
+export const PostStatsSchema = named(
+  "PostStats",
+  z.object({
+    ...statsTotals,
+    likes: count.describe("Likes given in the range"),
+    comments: count.describe("Comments written in the range"),
+    daily: z.array(StatsDaySchema).describe("One entry a day, zeros included, oldest first"),
+    referrers: z.array(ReferrerSchema).describe("Most readers first, 20 at most"),
+  }),
+);
+export const MyStatsSchema = named(
+  "MyStats",
+  PostStatsSchema.extend({
+    posts: z
+      .array(z.object({ _id: id, title: z.string(), views: count }))
+      .describe("The caller's posts read in the range, most viewed first, 50 at most"),
+  }),
+);
+export const SiteStatsSchema = named(
+  "SiteStats",
+  z.object({
+    ...statsTotals,
+    signups: count,
+    posts: count.describe("Posts published in the range"),
+    comments: count,
+    daily: z
+      .array(StatsDaySchema.extend({ signups: count, posts: count, comments: count }))
+      .describe("One entry a day, zeros included, oldest first"),
+  }),
+);

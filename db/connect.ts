@@ -33,6 +33,7 @@ import { postRevisions } from "./migrations/018-post-revisions.js";
 import { suspensionTerms } from "./migrations/020-suspension-terms.js";
 import { accountSecurity } from "./migrations/021-account-security.js";
 import { integrations } from "./migrations/022-integrations.js";
+import { stats } from "./migrations/023-stats.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -98,6 +99,7 @@ const migrations: MigrationProvider = {
       "020-suspension-terms": suspensionTerms,
       "021-account-security": accountSecurity,
       "022-integrations": integrations,
+      "023-stats": stats,
     }),
 };
 

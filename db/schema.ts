@@ -423,6 +423,53 @@ export interface WebhookDeliveriesTable {
   created_at: string;
 }
 
+/** Views and unique visitors of one post on one UTC day (decision 026). */
+export interface PostViewsDailyTable {
+  post_id: string;
+  day: string;
+  views: number;
+  visitors: number;
+}
+
+/** Views and unique visitors of one writer's posts on one UTC day. */
+export interface AuthorViewsDailyTable {
+  author_id: string;
+  day: string;
+  views: number;
+  visitors: number;
+}
+
+/** Views and unique visitors of the whole site on one UTC day. */
+export interface SiteViewsDailyTable {
+  day: string;
+  views: number;
+  visitors: number;
+}
+
+/** Readers who came to a post from another site's host on one UTC day. */
+export interface PostReferrersDailyTable {
+  post_id: string;
+  day: string;
+  host: string;
+  views: number;
+}
+
+/**
+ * A visitor hash seen on a day, per scope (a post's id, `author:<id>` or `site`): what makes a
+ * reader counted once across batches and instances. Deleted the day after.
+ */
+export interface StatsVisitorsTable {
+  day: string;
+  scope: string;
+  visitor: string;
+}
+
+/** The random salt of a day's visitor hashes; deleted once the day is over. */
+export interface StatsSaltsTable {
+  day: string;
+  salt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -451,4 +498,10 @@ export interface Database {
   api_tokens: ApiTokensTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  post_views_daily: PostViewsDailyTable;
+  author_views_daily: AuthorViewsDailyTable;
+  site_views_daily: SiteViewsDailyTable;
+  post_referrers_daily: PostReferrersDailyTable;
+  stats_visitors: StatsVisitorsTable;
+  stats_salts: StatsSaltsTable;
 }

@@ -65,6 +65,9 @@ import { renderThread } from "../core/posts/render-thread.js";
 import { startScheduledPublishing, type ScheduledPublisher } from "./jobs/scheduled-publishing.js";
 import { startMailOutbox, type MailOutboxWorker } from "./jobs/mail-outbox.js";
 import { startWebhookOutbox, type WebhookOutboxWorker } from "./jobs/webhook-outbox.js";
+import { startViewStats, type ViewStatsWriter } from "./jobs/view-stats.js";
+import { ViewCounter } from "../core/stats/view-counter.js";
+import { statsRoutes } from "./api/stats/routes.js";
 import { userSettingsRoutes } from "./api/user-settings/routes.js";
 
 // server/app.ts runs from the source tree (tests, dev) or from dist/server/app.js (start).
@@ -198,6 +201,8 @@ export interface AppOptions {
   publishCheckMs?: number;
   /** How often to look for conversation mail to send (MAIL_CHECK_MS unless a test says). */
   mailCheckMs?: number;
+  /** How often counted views are written (VIEW_FLUSH_MS unless a test says). */
+  viewFlushMs?: number;
   /** Webhooks: how often to look for due deliveries, how long a receiver may take (tests). */
   webhookCheckMs?: number;
   webhookTimeoutMs?: number;
@@ -300,6 +305,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   let publisher: ScheduledPublisher | undefined;
   let mailOutbox: MailOutboxWorker | undefined;
   let webhookOutbox: WebhookOutboxWorker | undefined;
+  let viewStats: ViewStatsWriter | undefined;
   const bodies = renderThread();
   server.addHook("onClose", () => bodies.close());
   const deps: CoreDeps = {
@@ -367,12 +373,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       log: server.log,
       checkEveryMs: options.webhookCheckMs,
     });
+    // Counted views are written in batches (decision 026).
+    if (views)
+      viewStats = startViewStats(views, { log: server.log, flushEveryMs: options.viewFlushMs });
     done();
   });
   server.addHook("preClose", async () => {
     await publisher?.stop();
     await mailOutbox?.stop();
     await webhookOutbox?.stop();
+    await viewStats?.stop();
   });
 
   // A refusal stops start-up: close what is open (the database) so the caller can report and exit.
@@ -381,6 +391,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     throw error;
   });
   if (created) options.onAdminCreated?.(created);
+
+  // Views of post pages, counted in memory and written in batches (decision 026). The day's salt
+  // is read before the first page, so readers are told apart from the first view.
+  const views = config.viewCounting ? new ViewCounter(deps) : undefined;
+  await views?.prepare().catch((error: unknown) => {
+    server.log.warn({ err: error }, "could not prepare the day's visitor salt");
+  });
 
   const https = config.publicUrl.startsWith("https:");
   registerSecurityHeaders(server, {
@@ -467,6 +484,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const renderPage = await registerWebSite(server, deps, config, ROOT, shared, {
     renderSlots: options.renderSlots,
     verifyMemberPages: options.verifyMemberPages,
+    views,
   });
   healthRoutes(server, deps);
   feedRoutes(server, deps, config, contentVersion, {
@@ -489,6 +507,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   searchRoutes(server, deps);
   userSettingsRoutes(server, deps);
   integrationRoutes(server, deps);
+  statsRoutes(server, deps);
   openApiRoutes(server, apiRoutes, config, siteSettings);
 
   return { server, deps, database, apiRoutes };

@@ -106,6 +106,11 @@ const EnvSchema = z.object({
     blankAsUnset,
     z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   ),
+  // Views of post pages are counted for the writers' stats (decision 026); off counts nothing.
+  VIEW_COUNTING: z.preprocess(
+    blankAsUnset,
+    z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  ),
   // Webhooks may reach loopback, private and link-local addresses (decision 025): for a receiver
   // on the same machine or network, never on a site whose admins are not its operators.
   WEBHOOK_ALLOW_PRIVATE: z.preprocess(
@@ -180,6 +185,7 @@ export interface Config {
   newAccountLimits: boolean;
   /** Whether renders of anonymous pages and public reads are shared until content changes. */
   pageCache: boolean;
+  viewCounting: boolean;
   /** Whether webhooks may reach loopback, private and link-local addresses. */
   webhookAllowPrivate: boolean;
   redisUrl: string | undefined;
@@ -262,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.RATE_LIMITS === "on",
     newAccountLimits: e.NEW_ACCOUNT_LIMITS === "on",
     pageCache: e.PAGE_CACHE === "on",
+    viewCounting: e.VIEW_COUNTING === "on",
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === "on",
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

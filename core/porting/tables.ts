@@ -27,6 +27,11 @@ export const CARRIED_TABLES = [
   // Decision 025: scripts keep their tokens and receivers their webhooks' secrets after a move.
   "api_tokens",
   "webhooks",
+  // Decision 026: the counts a writer's stats are made of (no visitor is in them).
+  "post_views_daily",
+  "author_views_daily",
+  "site_views_daily",
+  "post_referrers_daily",
 ] as const;
 
 export type CarriedTable = (typeof CARRIED_TABLES)[number];
@@ -52,6 +57,10 @@ export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
   passkeys: ["id"],
   api_tokens: ["id"],
   webhooks: ["id"],
+  post_views_daily: ["post_id", "day"],
+  author_views_daily: ["author_id", "day"],
+  site_views_daily: ["day"],
+  post_referrers_daily: ["post_id", "day", "host"],
 };
 
 /** Tables left out, each with the reason (the report of an export prints them). */
@@ -65,6 +74,9 @@ export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
   mail_events: "conversation mail waiting to be sent is not carried (decision 017)",
   mail_outbox: "conversation mail waiting to be sent is not carried (decision 017)",
   webhook_deliveries: "webhook deliveries waiting or done are not carried (decision 025)",
+  stats_visitors:
+    "the day's visitor hashes are not carried: a reader may count again on the day of the move (decision 026)",
+  stats_salts: "a day's salt never leaves the server that drew it (decision 026)",
   kysely_migration: "the target's migrations are its own (the archive names the version)",
   kysely_migration_lock: "the target's migrations are its own",
   // The search index (decision 015) is derived from the posts: the target's triggers rebuild it as

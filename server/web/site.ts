@@ -45,6 +45,8 @@ import {
   sharedPageAddress,
   type CachedPage,
 } from "./page-cache.js";
+import { countViews, noteViewer } from "./view-counting.js";
+import type { ViewCounter } from "../../core/stats/view-counter.js";
 
 /**
  * Anonymous pages may be kept by shared caches briefly (a CDN absorbs a rush) and revalidated by
@@ -252,6 +254,8 @@ export async function registerWebSite(
      * the tests' check that a shell's page is exactly the page (decision 021).
      */
     verifyMemberPages?: boolean | undefined;
+    /** Counts readers' views of post pages (decision 026); none when view counting is off. */
+    views?: ViewCounter | undefined;
   } = {},
 ): Promise<RenderPage | undefined> {
   const buildFile = path.join(root, "build", "server", "index.js");
@@ -342,6 +346,7 @@ export async function registerWebSite(
     const version = await versionOfPage(contentVersion, address);
     if (version === undefined) return undefined;
     const viewer = await viewerOf(deps, request, secureCookies);
+    if (viewer) noteViewer(request, viewer.actor.id);
     if (!viewer || memberPageIsWholeFor(address, viewer)) return { viewer };
     const theme = themeOfRequest(request);
     // The header shows the day: a shell is made again when it changes.
@@ -463,6 +468,7 @@ export async function registerWebSite(
       if (!reply.raw.writableFinished) controller.abort();
     });
     const viewer = known ? known.viewer : await viewerOf(deps, request, secureCookies);
+    if (viewer) noteViewer(request, viewer.actor.id);
     const site = await siteInfo();
     const { response, body } = await rendering.run(async (aside) => {
       const answer = await handle(toWebRequest(request, url, controller.signal), {
@@ -522,6 +528,7 @@ export async function registerWebSite(
         await reply.status(403).type("text/plain").send("Cross-site form posts are refused");
       }
     });
+    if (options.views) countViews(pages, options.views, new URL(config.publicUrl).hostname);
     pages.removeAllContentTypeParsers();
     const keep = (_request: FastifyRequest, body: Buffer, next: (e: null, b: Buffer) => void) => {
       next(null, body);

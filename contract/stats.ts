@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+// Writers' stats (DESIGN.md 10, "Writers' stats"; decision 026).
+
+/** The ranges a stats call or page takes, in days (today included, UTC). */
+export const STATS_RANGES = [7, 30, 90] as const;
+export type StatsRange = (typeof STATS_RANGES)[number];
+export const DEFAULT_STATS_RANGE: StatsRange = 30;
+/** The most read posts and the referring hosts a stats answer lists. */
+export const STATS_POSTS_MAX = 50;
+export const STATS_REFERRERS_MAX = 20;
+
+export const statsMessages = {
+  days: `days must be one of ${STATS_RANGES.join(", ")}`,
+  postNotFound: "Post not found",
+} as const;
+
+const rangeText = STATS_RANGES.map(String) as [string, ...string[]];
+
+/** `?days=7|30|90` (30 when left out). */
+export const StatsQuerySchema = z.object({
+  days: z
+    .enum(rangeText, { error: statsMessages.days })
+    .optional()
+    .transform((days): StatsRange =>
+      days === undefined ? DEFAULT_STATS_RANGE : (Number(days) as StatsRange),
+    ),
+});

@@ -1,0 +1,350 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { DAY_MS, type Clock } from "../shared/clock.js";
+
+/**
+ * Views counted in memory and written in batches (decision 026): a page served from the cache
+ * pays for a hash and a map update; every few seconds the batch is added to the day's rows (never
+ * written over, so instances add up). Readers are told apart by a hash of the day's random salt,
+ * their address and their user agent (the method Plausible documents); the salt is deleted once
+ * the day is over and neither the address nor the agent is ever written.
+ */
+
+/** One view as the page server saw it. */
+export interface View {
+  postId: string;
+  /** The signed-in reader, if any: a post's own author is not counted. */
+  viewerId: string | undefined;
+  ip: string;
+  userAgent: string;
+  /** Another site's host the reader came from. */
+  referrerHost: string | undefined;
+}
+
+/** Views of one post on one day by one signed-in reader (or by visitors: viewer ""). */
+interface Pending {
+  day: string;
+  postId: string;
+  viewerId: string;
+  views: number;
+  /** Each reader's hash, and the host their first view came from ("" none). */
+  readers: Map<string, string>;
+}
+
+/** Readers held in memory at most between two writes; past it views are still counted. */
+export const PENDING_READERS_MAX = 100_000;
+/** How many rows one statement writes (SQLite's bound parameters stay well under its limit). */
+const CHUNK = 300;
+export const SITE_SCOPE = "site";
+export const authorScope = (authorId: string) => `author:${authorId}`;
+
+export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A reader's hash for a day: nothing in it can be turned back into an address or an agent. */
+export function readerHash(salt: string, ip: string, userAgent: string) {
+  return createHash("sha256")
+    .update(salt)
+    .update("\n")
+    .update(ip)
+    .update("\n")
+    .update(userAgent)
+    .digest("base64url")
+    .slice(0, 22);
+}
+
+export class ViewCounter {
+  private pending = new Map<string, Pending>();
+  private readers = 0;
+  private salts = new Map<string, string>();
+
+  constructor(
+    private readonly deps: {
+      db: Kysely<Database>;
+      clock: Clock;
+      log: { warn(details: object, message: string): void };
+    },
+  ) {}
+
+  /** Counts one view: no I/O, no await. */
+  record(view: View) {
+    const day = dayOf(this.deps.clock());
+    const viewerId = view.viewerId ?? "";
+    const key = `${day} ${view.postId} ${viewerId}`;
+    let entry = this.pending.get(key);
+    if (!entry) {
+      entry = { day, postId: view.postId, viewerId, views: 0, readers: new Map() };
+      this.pending.set(key, entry);
+    }
+    entry.views += 1;
+    const salt = this.salts.get(day);
+    // Without the day's salt (not read yet) or past the bound, the view counts, its reader not.
+    if (salt === undefined || this.readers >= PENDING_READERS_MAX) return;
+    const reader = readerHash(salt, view.ip, view.userAgent);
+    if (entry.readers.has(reader)) return;
+    entry.readers.set(reader, view.referrerHost ?? "");
+    this.readers += 1;
+  }
+
+  /** Whether views are waiting to be written. */
+  get waiting() {
+    return this.pending.size > 0;
+  }
+
+  /**
+   * Makes sure today's and tomorrow's salts exist and are known here (every instance uses the
+   * same), and deletes the salts of days that are over and the visitor hashes of the day before.
+   */
+  async prepare() {
+    const now = this.deps.clock();
+    const today = dayOf(now);
+    const tomorrow = dayOf(new Date(now.getTime() + DAY_MS));
+    if (this.salts.has(today) && this.salts.has(tomorrow) && this.salts.size === 2) return;
+    const db = this.deps.db;
+    await db
+      .insertInto("stats_salts")
+      .values([today, tomorrow].map((day) => ({ day, salt: randomBytes(32).toString("base64") })))
+      .onConflict((oc) => oc.column("day").doNothing())
+      .execute();
+    const rows = await db
+      .selectFrom("stats_salts")
+      .select(["day", "salt"])
+      .where("day", "in", [today, tomorrow])
+      .execute();
+    this.salts = new Map(rows.map((row) => [row.day, row.salt]));
+    await db.deleteFrom("stats_salts").where("day", "<", today).execute();
+    // A batch from just before midnight may still come: yesterday's hashes stay a day more.
+    const yesterday = dayOf(new Date(now.getTime() - DAY_MS));
+    await db.deleteFrom("stats_visitors").where("day", "<", yesterday).execute();
+  }
+
+  /**
+   * Writes what was counted since the last write, in one transaction. On failure the views are
+   * kept for the next try (added to what came since), so a database hiccup loses none.
+   */
+  async flush() {
+    try {
+      await this.prepare();
+    } catch (error) {
+      this.deps.log.warn({ err: error }, "could not prepare the day's visitor salt");
+    }
+    if (this.pending.size === 0) return;
+    const taken = this.pending;
+    this.pending = new Map();
+    this.readers = 0;
+    try {
+      await write(this.deps.db, [...taken.values()]);
+    } catch (error) {
+      this.putBack(taken);
+      throw error;
+    }
+  }
+
+  private putBack(taken: Map<string, Pending>) {
+    for (const [key, entry] of taken) {
+      const now = this.pending.get(key);
+      if (!now) {
+        this.pending.set(key, entry);
+        this.readers += entry.readers.size;
+        continue;
+      }
+      now.views += entry.views;
+      for (const [reader, host] of entry.readers) {
+        if (!now.readers.has(reader)) {
+          now.readers.set(reader, host);
+          this.readers += 1;
+        }
+      }
+    }
+  }
+}
+
+/** Views and new readers of one post on one day, ready to be added. */
+interface PostDay {
+  day: string;
+  postId: string;
+  authorId: string;
+  views: number;
+  readers: Map<string, string>;
+}
+
+async function write(db: Kysely<Database>, entries: Pending[]) {
+  const posts = new Map<string, { authorId: string }>();
+  const ids = [...new Set(entries.map((entry) => entry.postId))];
+  for (let at = 0; at < ids.length; at += CHUNK) {
+    const rows = await db
+      .selectFrom("posts")
+      .select(["id", "user_id"])
+      .where("id", "in", ids.slice(at, at + CHUNK))
+      .where("status", "=", "published")
+      .execute();
+    for (const row of rows) posts.set(row.id, { authorId: row.user_id });
+  }
+  // Only published posts, and never their author's own views.
+  const byPostDay = new Map<string, PostDay>();
+  for (const entry of entries) {
+    const post = posts.get(entry.postId);
+    if (!post || post.authorId === entry.viewerId) continue;
+    const key = `${entry.day} ${entry.postId}`;
+    let postDay = byPostDay.get(key);
+    if (!postDay) {
+      postDay = {
+        day: entry.day,
+        postId: entry.postId,
+        authorId: post.authorId,
+        views: 0,
+        readers: new Map(),
+      };
+      byPostDay.set(key, postDay);
+    }
+    postDay.views += entry.views;
+    for (const [reader, host] of entry.readers) {
+      if (!postDay.readers.has(reader)) postDay.readers.set(reader, host);
+    }
+  }
+  if (byPostDay.size === 0) return;
+  await db.transaction().execute(async (trx) => {
+    await addUp(trx, [...byPostDay.values()]);
+  });
+}
+
+async function addUp(trx: Transaction<Database>, postDays: PostDay[]) {
+  // Which readers are new to each post, writer and site today (across batches and instances).
+  const newTo = await newReaders(
+    trx,
+    postDays.flatMap((postDay) =>
+      [...postDay.readers.keys()].flatMap((reader) => [
+        { day: postDay.day, scope: postDay.postId, visitor: reader },
+        { day: postDay.day, scope: authorScope(postDay.authorId), visitor: reader },
+        { day: postDay.day, scope: SITE_SCOPE, visitor: reader },
+      ]),
+    ),
+  );
+  const newCount = (day: string, scope: string) => newTo.get(`${day} ${scope}`)?.size ?? 0;
+
+  const authorDays = new Map<string, { authorId: string; day: string; views: number }>();
+  const siteDays = new Map<string, number>();
+  const referrers = new Map<string, { postId: string; day: string; host: string; views: number }>();
+  for (const postDay of postDays) {
+    const authorKey = `${postDay.day} ${postDay.authorId}`;
+    const author = authorDays.get(authorKey) ?? {
+      authorId: postDay.authorId,
+      day: postDay.day,
+      views: 0,
+    };
+    author.views += postDay.views;
+    authorDays.set(authorKey, author);
+    siteDays.set(postDay.day, (siteDays.get(postDay.day) ?? 0) + postDay.views);
+    // Where a reader came from counts once: on the view that made them this post's reader today.
+    const fresh = newTo.get(`${postDay.day} ${postDay.postId}`);
+    for (const [reader, host] of postDay.readers) {
+      if (host === "" || !fresh?.has(reader)) continue;
+      const key = `${postDay.postId} ${postDay.day} ${host}`;
+      const referrer = referrers.get(key) ?? {
+        postId: postDay.postId,
+        day: postDay.day,
+        host,
+        views: 0,
+      };
+      referrer.views += 1;
+      referrers.set(key, referrer);
+    }
+  }
+
+  for (const rows of chunks(
+    postDays.map((postDay) => ({
+      post_id: postDay.postId,
+      day: postDay.day,
+      views: postDay.views,
+      visitors: newCount(postDay.day, postDay.postId),
+    })),
+  )) {
+    await trx
+      .insertInto("post_views_daily")
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(["post_id", "day"]).doUpdateSet((eb) => ({
+          views: eb("post_views_daily.views", "+", eb.ref("excluded.views")),
+          visitors: eb("post_views_daily.visitors", "+", eb.ref("excluded.visitors")),
+        })),
+      )
+      .execute();
+  }
+  for (const rows of chunks(
+    [...authorDays.values()].map((author) => ({
+      author_id: author.authorId,
+      day: author.day,
+      views: author.views,
+      visitors: newCount(author.day, authorScope(author.authorId)),
+    })),
+  )) {
+    await trx
+      .insertInto("author_views_daily")
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(["author_id", "day"]).doUpdateSet((eb) => ({
+          views: eb("author_views_daily.views", "+", eb.ref("excluded.views")),
+          visitors: eb("author_views_daily.visitors", "+", eb.ref("excluded.visitors")),
+        })),
+      )
+      .execute();
+  }
+  await trx
+    .insertInto("site_views_daily")
+    .values(
+      [...siteDays].map(([day, views]) => ({ day, views, visitors: newCount(day, SITE_SCOPE) })),
+    )
+    .onConflict((oc) =>
+      oc.column("day").doUpdateSet((eb) => ({
+        views: eb("site_views_daily.views", "+", eb.ref("excluded.views")),
+        visitors: eb("site_views_daily.visitors", "+", eb.ref("excluded.visitors")),
+      })),
+    )
+    .execute();
+  for (const rows of chunks([...referrers.values()])) {
+    await trx
+      .insertInto("post_referrers_daily")
+      .values(
+        rows.map((row) => ({
+          post_id: row.postId,
+          day: row.day,
+          host: row.host,
+          views: row.views,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(["post_id", "day", "host"]).doUpdateSet((eb) => ({
+          views: eb("post_referrers_daily.views", "+", eb.ref("excluded.views")),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Inserts the readers not yet seen; answers which were new, by `day scope`. */
+async function newReaders(
+  trx: Transaction<Database>,
+  rows: { day: string; scope: string; visitor: string }[],
+) {
+  const unique = new Map(rows.map((row) => [`${row.day} ${row.scope} ${row.visitor}`, row]));
+  const fresh = new Map<string, Set<string>>();
+  for (const chunk of chunks([...unique.values()])) {
+    const inserted = await trx
+      .insertInto("stats_visitors")
+      .values(chunk)
+      .onConflict((oc) => oc.columns(["day", "scope", "visitor"]).doNothing())
+      .returning(["day", "scope", "visitor"])
+      .execute();
+    for (const row of inserted) {
+      const key = `${row.day} ${row.scope}`;
+      const set = fresh.get(key) ?? new Set<string>();
+      set.add(row.visitor);
+      fresh.set(key, set);
+    }
+  }
+  return fresh;
+}
+
+function* chunks<T>(rows: T[]): Generator<T[]> {
+  for (let at = 0; at < rows.length; at += CHUNK) yield rows.slice(at, at + CHUNK);
+}
