@@ -7,6 +7,7 @@
  *   npm run bench -- --only search --posts 100000   # the search rows alone, at 100,000 posts
  *   npm run bench -- --only mixed   # the mixed workload alone (and the ceiling)
  *   npm run bench -- --only mixed --busy-comments 2000   # its post holding 2,000 comments first
+ *   npm run bench -- --only counting   # cached pages with view counting on and off (decision 026)
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -31,7 +32,7 @@ const { values: options } = parseArgs({
     port: { type: "string", default: "3900" },
     runs: { type: "string", default: "1" },
     "skip-build": { type: "boolean", default: false },
-    /** `search` or `mixed`: only those rows (and the ceiling they are compared with). */
+    /** `search`, `mixed` or `counting`: only those rows (and the ceiling they are compared with). */
     only: { type: "string", default: "" },
     /**
      * Comments the mixed workload's post holds before it starts. Its every cycle comments there
@@ -41,16 +42,26 @@ const { values: options } = parseArgs({
     "busy-comments": { type: "string", default: "0" },
   },
 });
-if (!["", "search", "mixed"].includes(options.only)) {
-  throw new Error("--only takes: search, mixed");
+if (!["", "search", "mixed", "counting"].includes(options.only)) {
+  throw new Error("--only takes: search, mixed, counting");
 }
 const onlySearch = options.only === "search";
 const onlyMixed = options.only === "mixed";
+const onlyCounting = options.only === "counting";
 const num = (name: keyof typeof options) => {
   const value = Number(options[name]);
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`);
   return value;
 };
+
+/** A desktop browser's user agent: what a reader's view is counted by (decision 026). */
+const READER = {
+  "user-agent":
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+};
+/** The cached pages measured with view counting off too, and how those rows are named. */
+const COUNTED = ["HTML /", "HTML /posts/details/{id}", "HTML /posts/details/{id} signed in"];
+const NOT_COUNTED = "(view counting off)";
 
 const port = num("port");
 const base = `http://127.0.0.1:${String(port)}`;
@@ -339,16 +350,19 @@ async function main() {
     const get = (pathname: string, headers?: Record<string, string>) => ({
       requests: [{ method: "GET" as const, path: pathname, ...(headers ? { headers } : {}) }],
     });
+    // Pages are asked for as a browser asks: a post page's view is counted (decision 026).
+    const page = (pathname: string, headers?: Record<string, string>) =>
+      get(pathname, { ...READER, ...headers });
     const targets: [string, Partial<autocannon.Options>][] = [
       ["ceiling GET /livez", get("/livez")],
-      ["HTML /", get("/")],
-      ["HTML /posts?page=2", get("/posts?page=2")],
-      ["HTML /posts/details/{id}", get(`/posts/details/${postId}`)],
-      ["HTML / signed in", get("/", signedIn)],
-      ["HTML /posts/details/{id} signed in", get(`/posts/details/${postId}`, signedIn)],
+      ["HTML /", page("/")],
+      ["HTML /posts?page=2", page("/posts?page=2")],
+      ["HTML /posts/details/{id}", page(`/posts/details/${postId}`)],
+      ["HTML / signed in", page("/", signedIn)],
+      ["HTML /posts/details/{id} signed in", page(`/posts/details/${postId}`, signedIn)],
       [
         "HTML /posts/details/{long Markdown} signed in",
-        get(`/posts/details/${longPostId}`, signedIn),
+        page(`/posts/details/${longPostId}`, signedIn),
       ],
       ["JSON /api/posts?pageNumber=1", get("/api/posts?pageNumber=1")],
       [
@@ -360,10 +374,14 @@ async function main() {
         "mixed (anonymous and signed-in pages, API reads, likes, comments)",
         {
           requests: [
-            { method: "GET", path: "/" },
-            { method: "GET", path: `/posts/details/${busyPostId}` },
-            { method: "GET", path: "/", headers: signedIn },
-            { method: "GET", path: `/posts/details/${busyPostId}`, headers: signedIn },
+            { method: "GET", path: "/", headers: READER },
+            { method: "GET", path: `/posts/details/${busyPostId}`, headers: READER },
+            { method: "GET", path: "/", headers: { ...READER, ...signedIn } },
+            {
+              method: "GET",
+              path: `/posts/details/${busyPostId}`,
+              headers: { ...READER, ...signedIn },
+            },
             { method: "GET", path: "/api/posts?pageNumber=1", headers: auth },
             { method: "GET", path: `/api/posts/${busyPostId}`, headers: auth },
             { method: "PUT", path: `/api/posts/like/${busyPostId}`, headers: auth },
@@ -381,8 +399,15 @@ async function main() {
     ];
     return onlyMixed
       ? targets.filter(([name]) => name.startsWith("ceiling") || name.startsWith("mixed"))
-      : targets;
+      : onlyCounting
+        ? targets.filter(([name]) => name.startsWith("ceiling") || COUNTED.includes(name))
+        : targets;
   };
+  // The cached pages again with VIEW_COUNTING=off, in the same run: what counting costs them.
+  const notCountedTargets = (token: string): [string, Partial<autocannon.Options>][] =>
+    cachedTargets(token)
+      .filter(([name]) => COUNTED.includes(name))
+      .map(([name, setup]) => [`${name} ${NOT_COUNTED}`, setup]);
   // With PAGE_CACHE=off every request reads the database and renders: what a page really costs.
   const uncachedTargets = (): [string, Partial<autocannon.Options>][] =>
     [
@@ -425,14 +450,20 @@ async function main() {
     for (let run = 1; run <= runs; run += 1) {
       process.stdout.write(`\n== run ${String(run)} of ${String(runs)}\n`);
       const cached = onlySearch ? undefined : await pass({}, connectionCounts, cachedTargets);
-      const uncached =
+      const notCounted =
         onlySearch || onlyMixed
           ? undefined
+          : await pass({ VIEW_COUNTING: "off" }, connectionCounts, notCountedTargets);
+      const uncached =
+        onlySearch || onlyMixed || onlyCounting
+          ? undefined
           : await pass({ PAGE_CACHE: "off" }, [10], uncachedTargets);
-      const kept = onlyMixed ? undefined : await pass({}, [10], searchTargets(false));
-      const fresh = onlyMixed
-        ? undefined
-        : await pass({ PAGE_CACHE: "off" }, [10], searchTargets(true));
+      const kept =
+        onlyMixed || onlyCounting ? undefined : await pass({}, [10], searchTargets(false));
+      const fresh =
+        onlyMixed || onlyCounting
+          ? undefined
+          : await pass({ PAGE_CACHE: "off" }, [10], searchTargets(true));
       const first = cached ?? kept;
       if (!first) throw new Error("a run measured nothing");
       done.push({
@@ -442,13 +473,14 @@ async function main() {
         settledMb: first.after.rssMb,
         results: [
           ...(cached?.results ?? []),
+          ...(notCounted?.results ?? []),
           ...(uncached?.results ?? []),
           ...(kept?.results ?? []),
           ...(fresh?.results ?? []),
         ],
       });
     }
-    if (!onlySearch && !onlyMixed) {
+    if (!onlySearch && !onlyMixed && !onlyCounting) {
       const { child } = await startServer(base, env);
       const exited = new Promise((resolve) => child.once("exit", resolve));
       try {
@@ -522,7 +554,7 @@ async function main() {
   const lines = [
     `# Benchmark, ${report.date}`,
     "",
-    `${String(report.machine.cpus)} cores, Node ${report.machine.node}, ${report.machine.database}${report.machine.redis === "redis" ? " with Redis" : ""}; ${String(sizes.posts)} posts, ${String(sizes.users)} users, ${String(sizes.likes)} likes, ${String(sizes.comments)} comments (seeded in ${String(seedMs)} ms)${busyComments > 0 ? `; the mixed workload's post held ${String(busyComments)} comments before it began` : ""}. ${runs > 1 ? `Medians of ${String(runs)} runs (range in brackets)` : "One run"} of ${String(duration)} s per row after a 2 s warm-up. Uncached rows: the server started with PAGE_CACHE=off.`,
+    `${String(report.machine.cpus)} cores, Node ${report.machine.node}, ${report.machine.database}${report.machine.redis === "redis" ? " with Redis" : ""}; ${String(sizes.posts)} posts, ${String(sizes.users)} users, ${String(sizes.likes)} likes, ${String(sizes.comments)} comments (seeded in ${String(seedMs)} ms)${busyComments > 0 ? `; the mixed workload's post held ${String(busyComments)} comments before it began` : ""}. ${runs > 1 ? `Medians of ${String(runs)} runs (range in brackets)` : "One run"} of ${String(duration)} s per row after a 2 s warm-up. Uncached rows: the server started with PAGE_CACHE=off; rows ${NOT_COUNTED}: with VIEW_COUNTING=off, right after the same rows with it on.`,
     "",
     "| route | connections | req/s | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | ratio to ceiling | peak MB so far |",
     "|---|---|---|---|---|---|---|---|---|---|",
