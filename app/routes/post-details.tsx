@@ -31,6 +31,7 @@ import type { PostStatus } from "../../contract/content.js";
 import { SocialLinks } from "../features/users/social-links.js";
 import { BookmarkButton } from "../features/reading/bookmark-button.js";
 import { FollowButton } from "../features/reading/follow-button.js";
+import { PostStatsLink } from "../features/stats/stats-parts.js";
 import { readerStateOfPost } from "../../core/bookmarks/bookmarks-service.js";
 import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { CommentIcon } from "../ui/icons.js";
@@ -193,6 +194,8 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
   const image = post.image ? imageSources(post.image.url) : undefined;
   const bodyRef = useRef<HTMLDivElement>(null);
   useCodeCopyButtons(bodyRef, post.html);
+  // Its readers' numbers, for those who may see them (its author and admins: their tools here).
+  const statsLink = post.status === "published" ? <PostStatsLink postId={post._id} /> : null;
   /** A part of the page that is the viewer's own (decision 021). */
   const island = (render: (data: PostViewerData | undefined) => ReactNode) => (
     <Island<PostViewerData> route={ROUTE} part={viewer}>
@@ -241,9 +244,12 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
       ) : null}
       {island((mine) =>
         mine?.editable ? (
-          <OwnerTools post={mine.editable} categories={categories} result={result} />
+          <OwnerTools post={mine.editable} categories={categories} result={result}>
+            {statsLink}
+          </OwnerTools>
         ) : mine?.canDelete ? (
           <div className="owner-tools">
+            {statsLink}
             <ConfirmDelete
               what="post"
               label="Delete Post"

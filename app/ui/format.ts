@@ -31,3 +31,15 @@ export function imageSources(url: string) {
     srcSet: `${base}sm.webp 400w, ${base}md.webp 800w, ${base}lg.webp 1200w`,
   };
 }
+
+/** "Nov 22" from a UTC day ("2026-11-22"): a chart's date labels, short enough for a phone. */
+export function monthDay(day: string): string {
+  const [, month = "", date = ""] = day.split("-");
+  return `${MONTHS[Number(month) - 1] ?? ""} ${String(Number(date))}`;
+}
+
+// Made once, as the header's date format: "1,234" on the server and in every browser alike.
+const countFormat = new Intl.NumberFormat("en-US");
+
+/** A count with thousands separators ("1,234"), the same text wherever it is rendered. */
+export const formatCount = (count: number) => countFormat.format(count);

@@ -67,9 +67,19 @@ export async function postStats(
   postId: string,
   days: StatsRange,
 ) {
+  return (await postWithStats(deps, actor, postId, days)).stats;
+}
+
+/** One post's stats and the post's title (its page heads with it). */
+export async function postWithStats(
+  deps: Pick<CoreDeps, "db" | "clock">,
+  actor: Actor,
+  postId: string,
+  days: StatsRange,
+) {
   const post = await deps.db
     .selectFrom("posts")
-    .select(["id", "user_id"])
+    .select(["id", "user_id", "title"])
     .where("id", "=", isId(postId) ? postId : "")
     .executeTakeFirst();
   if (!post || (post.user_id !== actor.id && !actor.isAdmin)) throw notFound(m.postNotFound);
@@ -108,11 +118,14 @@ export async function postStats(
   ]);
   const daily = fill(range, viewsByDay(views), { views: 0, visitors: 0 });
   return {
-    ...total(daily),
-    likes: num(likes.count),
-    comments: num(comments.count),
-    daily,
-    referrers: referrers.map((row) => ({ host: row.host, views: num(row.views) })),
+    post: { _id: post.id, title: post.title },
+    stats: {
+      ...total(daily),
+      likes: num(likes.count),
+      comments: num(comments.count),
+      daily,
+      referrers: referrers.map((row) => ({ host: row.host, views: num(row.views) })),
+    },
   };
 }
 

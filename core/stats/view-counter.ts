@@ -204,7 +204,7 @@ async function write(db: Kysely<Database>, entries: Pending[]) {
   }
   if (byPostDay.size === 0) return;
   await db.transaction().execute(async (trx) => {
-    await addUp(trx, [...byPostDay.values()]);
+    await addUp(trx, inKeyOrder(byPostDay));
   });
 }
 
@@ -223,7 +223,7 @@ async function addUp(trx: Transaction<Database>, postDays: PostDay[]) {
   const newCount = (day: string, scope: string) => newTo.get(`${day} ${scope}`)?.size ?? 0;
 
   const authorDays = new Map<string, { authorId: string; day: string; views: number }>();
-  const siteDays = new Map<string, number>();
+  const siteDays = new Map<string, { day: string; views: number }>();
   const referrers = new Map<string, { postId: string; day: string; host: string; views: number }>();
   for (const postDay of postDays) {
     const authorKey = `${postDay.day} ${postDay.authorId}`;
@@ -234,7 +234,9 @@ async function addUp(trx: Transaction<Database>, postDays: PostDay[]) {
     };
     author.views += postDay.views;
     authorDays.set(authorKey, author);
-    siteDays.set(postDay.day, (siteDays.get(postDay.day) ?? 0) + postDay.views);
+    const site = siteDays.get(postDay.day) ?? { day: postDay.day, views: 0 };
+    site.views += postDay.views;
+    siteDays.set(postDay.day, site);
     // Where a reader came from counts once: on the view that made them this post's reader today.
     const fresh = newTo.get(`${postDay.day} ${postDay.postId}`);
     for (const [reader, host] of postDay.readers) {
@@ -271,7 +273,7 @@ async function addUp(trx: Transaction<Database>, postDays: PostDay[]) {
       .execute();
   }
   for (const rows of chunks(
-    [...authorDays.values()].map((author) => ({
+    inKeyOrder(authorDays).map((author) => ({
       author_id: author.authorId,
       day: author.day,
       views: author.views,
@@ -292,7 +294,11 @@ async function addUp(trx: Transaction<Database>, postDays: PostDay[]) {
   await trx
     .insertInto("site_views_daily")
     .values(
-      [...siteDays].map(([day, views]) => ({ day, views, visitors: newCount(day, SITE_SCOPE) })),
+      inKeyOrder(siteDays).map(({ day, views }) => ({
+        day,
+        views,
+        visitors: newCount(day, SITE_SCOPE),
+      })),
     )
     .onConflict((oc) =>
       oc.column("day").doUpdateSet((eb) => ({
@@ -301,7 +307,7 @@ async function addUp(trx: Transaction<Database>, postDays: PostDay[]) {
       })),
     )
     .execute();
-  for (const rows of chunks([...referrers.values()])) {
+  for (const rows of chunks(inKeyOrder(referrers))) {
     await trx
       .insertInto("post_referrers_daily")
       .values(
@@ -328,7 +334,7 @@ async function newReaders(
 ) {
   const unique = new Map(rows.map((row) => [`${row.day} ${row.scope} ${row.visitor}`, row]));
   const fresh = new Map<string, Set<string>>();
-  for (const chunk of chunks([...unique.values()])) {
+  for (const chunk of chunks(inKeyOrder(unique))) {
     const inserted = await trx
       .insertInto("stats_visitors")
       .values(chunk)
@@ -343,6 +349,14 @@ async function newReaders(
     }
   }
   return fresh;
+}
+
+/**
+ * Rows in the order of their keys. Every instance's transaction then locks the rows it adds to in
+ * the same order, so two writing at once on PostgreSQL wait for each other instead of deadlocking.
+ */
+function inKeyOrder<T>(rows: Map<string, T>): T[] {
+  return [...rows].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
 }
 
 function* chunks<T>(rows: T[]): Generator<T[]> {

@@ -22,19 +22,23 @@ export function isReaderAgent(userAgent: string | undefined): boolean {
   return BROWSER.test(userAgent) && !NOT_A_READER.test(userAgent);
 }
 
+/** Where browsers say a request is speculative (the standard header, and older ones). */
+const PURPOSE_HEADERS = ["sec-purpose", "purpose", "x-purpose", "x-moz"] as const;
+
 /** Whether a request is a prefetch or a prerender the reader may never look at. */
 export function isPrefetch(headers: Headers): boolean {
-  const purpose =
-    header(headers, "sec-purpose") ??
-    header(headers, "purpose") ??
-    header(headers, "x-purpose") ??
-    header(headers, "x-moz");
-  return purpose !== undefined && /prefetch|preview|prerender/i.test(purpose);
+  return PURPOSE_HEADERS.some((name) => {
+    const purpose = header(headers, name);
+    return purpose !== undefined && /prefetch|preview|prerender/i.test(purpose);
+  });
 }
 
-/** The post a page address shows, when it is a post page or its client navigation data. */
+/**
+ * The post a page address shows, when it is a post page (the router serves it with a trailing
+ * slash too) or its client navigation data.
+ */
 export function postOfPath(pathname: string): string | undefined {
-  return /^\/posts\/details\/([A-Za-z0-9_-]{1,64})(?:\.data)?$/.exec(pathname)?.[1];
+  return /^\/posts\/details\/([A-Za-z0-9_-]{1,64})(?:\.data|\/)?$/.exec(pathname)?.[1];
 }
 
 /**

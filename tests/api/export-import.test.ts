@@ -170,6 +170,28 @@ async function seedSite(site: Site) {
       .insertInto("user_settings")
       .values({ user_id: other.id, email_notifications: 0, updated_at: "2026-03-04T00:00:00.000Z" })
       .execute();
+    // A writer's counts (decision 026) move with the posts; the day's visitors and salt do not.
+    await db
+      .insertInto("post_views_daily")
+      .values({ post_id: post.id, day: "2026-03-05", views: 12, visitors: 7 })
+      .execute();
+    await db
+      .insertInto("author_views_daily")
+      .values({ author_id: author.id, day: "2026-03-05", views: 12, visitors: 7 })
+      .execute();
+    await db
+      .insertInto("site_views_daily")
+      .values({ day: "2026-03-05", views: 15, visitors: 9 })
+      .execute();
+    await db
+      .insertInto("post_referrers_daily")
+      .values({ post_id: post.id, day: "2026-03-05", host: "news.example.org", views: 3 })
+      .execute();
+    await db
+      .insertInto("stats_visitors")
+      .values({ day: "2026-03-05", scope: post.id, visitor: "a-visitor-hash" })
+      .execute();
+    await db.insertInto("stats_salts").values({ day: "2026-03-05", salt: "a-salt" }).execute();
     // Left out of an archive on purpose (decision 019).
     await createSession(db, author.id, new Date());
     await db
@@ -453,6 +475,8 @@ describe("npm run export, then import into an empty site", { timeout: CLI_TIMEOU
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("posts: 5 rows");
+    expect(seeded.rows.post_views_daily).toHaveLength(1);
+    expect(seeded.rows.post_referrers_daily).toHaveLength(1);
     expect(run.stdout).toContain(`image files: ${String(Object.keys(seeded.files).length)}`);
     const restored = await snapshot(target);
     expect(restored.rows).toEqual(seeded.rows);
@@ -462,6 +486,8 @@ describe("npm run export, then import into an empty site", { timeout: CLI_TIMEOU
     try {
       expect(await database.db.selectFrom("sessions").selectAll().execute()).toEqual([]);
       expect(await database.db.selectFrom("verification_tokens").selectAll().execute()).toEqual([]);
+      expect(await database.db.selectFrom("stats_visitors").selectAll().execute()).toEqual([]);
+      expect(await database.db.selectFrom("stats_salts").selectAll().execute()).toEqual([]);
     } finally {
       await database.close();
     }

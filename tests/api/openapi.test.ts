@@ -44,7 +44,8 @@ const ajv = new Ajv2020({ allErrors: true });
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Counted views are written at once, so the stats calls answer with rows in every list.
+  server = await startTestServer({}, { viewFlushMs: 100 });
   api = client(server.url);
   admin = await signInAdmin(server, api);
   author = await buildUser(server, api);
@@ -487,6 +488,57 @@ describe("real answers match the reference", () => {
       "/api/notifications/read",
       await api.post("/api/notifications/read", { ids: "all" }, as(author)),
     );
+  });
+
+  it("writers' stats", async () => {
+    const post = await addPost(api, author, { category: "General", title: "Read" });
+    const page = await fetch(`${server.url}/posts/details/${post._id}`, {
+      headers: {
+        "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+        referer: "https://news.example.org/",
+      },
+    });
+    await page.arrayBuffer();
+    expect(page.status).toBe(200);
+    // Until the view is written, with its referrer (every 100 ms here).
+    const as = (user: TestUser) => ({ token: user.token });
+    const deadline = Date.now() + 10_000;
+    let mine = await api.get<{ posts: unknown[]; referrers: unknown[] }>(
+      "/api/stats/me",
+      as(author),
+    );
+    while (mine.body.referrers.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      mine = await api.get("/api/stats/me", as(author));
+    }
+    expect(mine.body.posts, mine.text).toHaveLength(1);
+    expectDocumented("GET", "/api/stats/me", mine);
+    expectDocumented("GET", "/api/stats/me", await api.get("/api/stats/me?days=90", as(reader)));
+    expectDocumented("GET", "/api/stats/me", await api.get("/api/stats/me?days=1", as(author)));
+    expectDocumented("GET", "/api/stats/me", await api.get("/api/stats/me"));
+    const ofPost = (id: string, query = "") => `/api/stats/posts/${id}${query}`;
+    const stats = await api.get<{ referrers: unknown[] }>(ofPost(post._id, "?days=7"), as(author));
+    expect(stats.body.referrers).toHaveLength(1);
+    expectDocumented("GET", "/api/stats/posts/{id}", stats);
+    for (const [id, user, query] of [
+      [post._id, admin, ""],
+      [post._id, author, "?days=abc"],
+      [post._id, reader, ""],
+      [UNKNOWN, author, ""],
+    ] as const) {
+      expectDocumented("GET", "/api/stats/posts/{id}", await api.get(ofPost(id, query), as(user)));
+    }
+    expectDocumented("GET", "/api/stats/posts/{id}", await api.get(ofPost(post._id)));
+    const site = await api.get<{ views: number }>("/api/admin/stats?days=30", as(admin));
+    expect(site.body.views).toBeGreaterThan(0);
+    expectDocumented("GET", "/api/admin/stats", site);
+    expectDocumented("GET", "/api/admin/stats", await api.get("/api/admin/stats", as(reader)));
+    expectDocumented(
+      "GET",
+      "/api/admin/stats",
+      await api.get("/api/admin/stats?days=0", as(admin)),
+    );
+    expectDocumented("GET", "/api/admin/stats", await api.get("/api/admin/stats"));
   });
 
   it("search", async () => {

@@ -334,6 +334,10 @@ beforeAll(async () => {
     { path: "/notifications", as: "member" },
     { path: "/settings", as: "member" },
     { path: "/settings/security", as: "member" },
+    // A writer's stats, one post's and their CSV file (issue 37).
+    { path: "/stats", as: "member" },
+    { path: `/stats/posts/${own._id}`, as: "member" },
+    { path: "/stats/export.csv?days=7", as: "member", shows: "date,views,visitors" },
     { path: "/email-verified", as: "member", shows: "successfully verified" },
     // The pages of signing in and up are a visitor's (a member is sent home).
     { path: "/login", as: "visitor" },
@@ -355,6 +359,7 @@ beforeAll(async () => {
     { path: "/admin-dashboard/audit-log", as: "admin" },
     { path: "/admin-dashboard/site-settings", as: "admin" },
     { path: "/admin-dashboard/webhooks", as: "admin" },
+    { path: "/admin-dashboard/stats", as: "admin" },
   ];
   const callAsks: Ask[] = [
     { path: "/api/posts?pageNumber=1", as: "member" },
@@ -393,6 +398,9 @@ beforeAll(async () => {
     { path: "/api/reports", as: "admin" },
     { path: "/api/reports?status=closed&pageNumber=1", as: "admin" },
     { path: "/api/notifications?pageNumber=1", as: "member" },
+    { path: `/api/stats/posts/${own._id}`, as: "member" },
+    { path: "/api/stats/me?days=90", as: "member" },
+    { path: "/api/admin/stats", as: "admin" },
     { path: "/api/settings", as: "member" },
     { path: "/api/search?q=counted%20travel&pageNumber=1", as: "member" },
     { path: verifyLink, as: "member" },

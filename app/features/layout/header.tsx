@@ -202,6 +202,9 @@ export function Header(props: {
                       <Link to="/reading-list">Reading list</Link>
                     </li>
                     <li>
+                      <Link to="/stats">Stats</Link>
+                    </li>
+                    <li>
                       <Form method="post" action="/logout">
                         <button type="submit" className="link-button">
                           Logout
@@ -277,6 +280,9 @@ export function MenuLinks(props: {
           </li>
           <li>
             <Link to="/notifications">Notifications</Link>
+          </li>
+          <li>
+            <Link to="/stats">Stats</Link>
           </li>
           <li>
             <Link to="/settings">Settings</Link>

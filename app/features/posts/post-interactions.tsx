@@ -298,6 +298,8 @@ export function OwnerTools(props: {
   };
   categories: { _id: string; title: string }[];
   result: Result;
+  /** More of the owner's links beside the editor's (the post's stats). */
+  children?: ReactNode;
 }) {
   const [editing, setEditing] = useState(false);
   // The post page's own id: the editor keeps this post's draft apart and previews in its format.
@@ -335,6 +337,7 @@ export function OwnerTools(props: {
       <Link to={`/posts/edit/${postId ?? ""}`} className="button button-small button-ghost">
         Edit in editor
       </Link>
+      {props.children}
       {props.post.status === "published" ? (
         <Form method="post" className="inline-form">
           <input type="hidden" name="intent" value="unpublish" />

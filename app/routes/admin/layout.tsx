@@ -9,6 +9,7 @@ export function loader({ context }: Route.LoaderArgs) {
 
 const SECTIONS = [
   { to: "/admin-dashboard", label: "Dashboard", end: true },
+  { to: "/admin-dashboard/stats", label: "Stats" },
   { to: "/admin-dashboard/users-table", label: "Users" },
   { to: "/admin-dashboard/posts-table", label: "Posts" },
   { to: "/admin-dashboard/categories-table", label: "Categories" },

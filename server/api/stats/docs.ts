@@ -22,6 +22,7 @@ export const statsDocs = {
     params: { id: "The post's id" },
     query: RangeQuery,
     response: { status: 200, description: "The post's numbers", schema: PostStatsSchema },
+    errors: { 404: "No post with that id that the caller wrote (an admin reads any)" },
   },
   me: {
     summary: "Read your stats",

@@ -1,0 +1,109 @@
+import { useId, type ReactNode } from "react";
+import { Link } from "react-router";
+import { STATS_RANGES, type StatsRange } from "../../../contract/stats.js";
+import { formatCount } from "../../ui/format.js";
+
+/** "1 view", "12 visitors". */
+const counted = (count: number, unit: "view" | "visitor") =>
+  `${formatCount(count)} ${unit}${count === 1 ? "" : "s"}`;
+
+/** The ranges as plain links (no script needed), the one shown marked current. */
+export function RangeSwitch(props: { path: string; days: StatsRange | undefined }) {
+  return (
+    <nav aria-label="Days shown" className="tab-links">
+      {STATS_RANGES.map((range) => (
+        <Link
+          key={range}
+          to={`${props.path}?days=${String(range)}`}
+          aria-current={range === props.days ? "page" : undefined}
+        >
+          {range} days
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** A range other than those: said in place of the numbers (the page answers 400). */
+export function RangeRefused() {
+  return (
+    <p className="form-error" role="alert">
+      Stats cover the last {STATS_RANGES.slice(0, -1).join(", ")} or {STATS_RANGES.at(-1)} days:
+      choose one of them above.
+    </p>
+  );
+}
+
+/** The range's totals, each in a card. */
+export function StatsTotals(props: { totals: readonly { label: string; value: number }[] }) {
+  return (
+    <dl className="stats-totals">
+      {props.totals.map((total) => (
+        <div key={total.label} className="card">
+          <dt>{total.label}</dt>
+          <dd>{formatCount(total.value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A part of a stats page under its heading, named by it. */
+export function StatsSection(props: { title: string; children: ReactNode }) {
+  const heading = useId();
+  return (
+    <section className="card stats-section" aria-labelledby={heading}>
+      <h2 id={heading}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+/** Posts or sites, most first, with their count; `empty` when there are none. */
+export function Ranking(props: {
+  rows: readonly { key: string; name: ReactNode; count: number }[];
+  unit: "view" | "visitor";
+  empty: string;
+}) {
+  if (props.rows.length === 0) return <p className="muted">{props.empty}</p>;
+  return (
+    <ol className="stats-ranking">
+      {props.rows.map((row) => (
+        <li key={row.key}>
+          <span className="stats-name">{row.name}</span>
+          <span className="stats-count">{counted(row.count, props.unit)}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * Where readers came from: other sites' host names, as text (never links to them). Each reader
+ * counts once a day, for the site their first view came from, so the count is of visitors.
+ */
+export function ReferrerRanking(props: { referrers: readonly { host: string; views: number }[] }) {
+  return (
+    <Ranking
+      rows={props.referrers.map((referrer) => ({
+        key: referrer.host,
+        name: referrer.host,
+        count: referrer.views,
+      }))}
+      unit="visitor"
+      empty="No other site sent readers in these days. Readers who typed the address, used a bookmark or came from this site are not listed."
+    />
+  );
+}
+
+/** A post's stats page. */
+export const postStatsPath = (postId: string) => `/stats/posts/${encodeURIComponent(postId)}`;
+
+/** Links to the post's stats (its author's and admins'), as the post page's tools show it. */
+export function PostStatsLink(props: { postId: string }) {
+  return (
+    <Link to={postStatsPath(props.postId)} className="button button-small button-ghost">
+      Stats
+    </Link>
+  );
+}

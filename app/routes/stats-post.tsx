@@ -1,0 +1,103 @@
+import { data, Link } from "react-router";
+import { DomainError } from "../../core/shared/errors.js";
+import { postWithStats } from "../../core/stats/stats-service.js";
+import { requireViewer } from "../features/auth/guards.server.js";
+import { postPath } from "../features/posts/post-card.js";
+import { StatsChart } from "../features/stats/stats-chart.js";
+import {
+  postStatsPath,
+  RangeRefused,
+  RangeSwitch,
+  ReferrerRanking,
+  StatsSection,
+  StatsTotals,
+} from "../features/stats/stats-parts.js";
+import { statsRangeOf } from "../features/stats/stats-range.server.js";
+import statsStyles from "../features/stats/stats.css?url";
+import { pageMeta } from "../meta.js";
+import type { Route } from "./+types/stats-post";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: statsStyles }];
+
+/**
+ * One post's stats, for its author and admins; anyone else gets the site's 404, as the API answers
+ * them: the same page as for a post that is not there.
+ */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const viewer = requireViewer(context, postStatsPath(params.id));
+  const days = statsRangeOf(request);
+  // Another range: refused before anything of the post is read (whose it is included).
+  if (days === undefined) {
+    return data({ site: context.site, days, stats: null, post: null }, { status: 400 });
+  }
+  try {
+    // postWithStats refuses anyone but the post's author and admins.
+    const { post, stats } = await postWithStats(context.deps, viewer.actor, params.id, days);
+    return { site: context.site, days, stats, post };
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "not_found") {
+      throw data(null, { status: 404 });
+    }
+    throw error;
+  }
+}
+
+export const meta = ({ loaderData, params }: Route.MetaArgs) => [
+  ...pageMeta(loaderData.site, {
+    title: loaderData.post ? `Stats: ${loaderData.post.title}` : "Post stats",
+    description: "Who read this post: views and visitors per day, likes, comments and referrers.",
+    path: postStatsPath(params.id),
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function PostStats({ loaderData, params }: Route.ComponentProps) {
+  const { days, stats, post } = loaderData;
+  const allStats = days === undefined ? "/stats" : `/stats?days=${String(days)}`;
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>
+            <Link to={allStats}>Stats</Link>
+          </li>
+          <li aria-current="page">{post?.title ?? "Post"}</li>
+        </ol>
+      </nav>
+      <h1 className="page-title">{post ? `Stats: ${post.title}` : "Post stats"}</h1>
+      {post ? (
+        <p>
+          <Link to={postPath(post._id)}>Read the post</Link>
+        </p>
+      ) : null}
+      <RangeSwitch path={postStatsPath(params.id)} days={days} />
+      {stats === null ? (
+        <RangeRefused />
+      ) : (
+        <>
+          <StatsTotals
+            totals={[
+              { label: "Views", value: stats.views },
+              { label: "Visitors", value: stats.visitors },
+              { label: "Likes", value: stats.likes },
+              { label: "Comments", value: stats.comments },
+            ]}
+          />
+          <StatsSection title="Views and visitors per day">
+            <StatsChart
+              title="Views and visitors per day"
+              days={stats.daily}
+              series={[
+                { key: "views", label: "Views" },
+                { key: "visitors", label: "Visitors" },
+              ]}
+            />
+          </StatsSection>
+          <StatsSection title="Where readers came from">
+            <ReferrerRanking referrers={stats.referrers} />
+          </StatsSection>
+        </>
+      )}
+    </>
+  );
+}

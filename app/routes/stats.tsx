@@ -1,0 +1,113 @@
+import { data, Link } from "react-router";
+import { writerStats } from "../../core/stats/stats-service.js";
+import { requireViewer } from "../features/auth/guards.server.js";
+import { StatsChart } from "../features/stats/stats-chart.js";
+import {
+  postStatsPath,
+  RangeRefused,
+  RangeSwitch,
+  Ranking,
+  ReferrerRanking,
+  StatsSection,
+  StatsTotals,
+} from "../features/stats/stats-parts.js";
+import { statsRangeOf } from "../features/stats/stats-range.server.js";
+import statsStyles from "../features/stats/stats.css?url";
+import { pageMeta } from "../meta.js";
+import type { Route } from "./+types/stats";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: statsStyles }];
+
+/** A writer's stats over all their posts (issue 37): every member writes, so every member has them. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const viewer = requireViewer(context, "/stats");
+  const days = statsRangeOf(request);
+  if (days === undefined) return data({ site: context.site, days, stats: null }, { status: 400 });
+  return {
+    site: context.site,
+    days,
+    stats: await writerStats(context.deps, viewer.actor.id, days),
+  };
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  ...pageMeta(loaderData.site, {
+    title: "Stats",
+    description: "Who read your posts: views, visitors, likes and comments per day.",
+    path: "/stats",
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function Stats({ loaderData }: Route.ComponentProps) {
+  const { days, stats } = loaderData;
+  return (
+    <>
+      <h1 className="page-title">Stats</h1>
+      <p className="muted">
+        Readers of your posts, counted on the server: no cookies, nothing kept that tells who they
+        are. Days are in UTC.
+      </p>
+      <RangeSwitch path="/stats" days={days} />
+      {stats === null ? (
+        <RangeRefused />
+      ) : (
+        <>
+          <StatsTotals
+            totals={[
+              { label: "Views", value: stats.views },
+              { label: "Visitors", value: stats.visitors },
+              { label: "Likes", value: stats.likes },
+              { label: "Comments", value: stats.comments },
+            ]}
+          />
+          <StatsSection title="Views and visitors per day">
+            <StatsChart
+              title="Views and visitors per day"
+              days={stats.daily}
+              series={[
+                { key: "views", label: "Views" },
+                { key: "visitors", label: "Visitors" },
+              ]}
+            />
+          </StatsSection>
+          <StatsSection title="Likes and comments per day">
+            <StatsChart
+              title="Likes and comments per day"
+              days={stats.daily}
+              series={[
+                { key: "likes", label: "Likes" },
+                { key: "comments", label: "Comments" },
+              ]}
+            />
+          </StatsSection>
+          <StatsSection title="Most read posts">
+            <Ranking
+              rows={stats.posts.map((post) => ({
+                key: post._id,
+                name: <Link to={postStatsPath(post._id)}>{post.title}</Link>,
+                count: post.views,
+              }))}
+              unit="view"
+              empty="None of your posts was read in these days yet."
+            />
+          </StatsSection>
+          <StatsSection title="Where readers came from">
+            <ReferrerRanking referrers={stats.referrers} />
+          </StatsSection>
+          <p>
+            {/* A file, not a page: the browser downloads it (a resource route). */}
+            <a
+              href={`/stats/export.csv?days=${String(days)}`}
+              className="button button-ghost"
+              download
+            >
+              Download CSV
+            </a>{" "}
+            <span className="muted">Views, visitors, likes and comments per day.</span>
+          </p>
+        </>
+      )}
+    </>
+  );
+}

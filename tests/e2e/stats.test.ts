@@ -1,0 +1,337 @@
+import { readFile } from "node:fs/promises";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { client, type Client } from "../support/http.js";
+import {
+  addCategory,
+  addComment,
+  addPost,
+  toggleLikeOf,
+  type PostDetail,
+} from "../support/post-fixtures.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  openSite,
+  shows,
+  signIn,
+  type Watched,
+} from "./browser.js";
+import { overflowsOf, SCREENS } from "./measure.js";
+
+// The stats pages (issue 37): a writer's, a post's and the admin's, drawn on the server. Views
+// are made by fetching the post page as a desktop browser would (the test's own headless
+// Chromium is not counted), written every 100 ms.
+
+let server: TestServer;
+let api: Client;
+let browser: Browser;
+let admin: TestUser;
+let writer: TestUser;
+let neighbour: TestUser;
+let post: PostDetail;
+
+/** Three readers' browsers: from one address, each is a visitor by its user agent. */
+const READERS = [
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.6; rv:133.0) Gecko/20100101 Firefox/133.0",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0",
+];
+
+/** What the writer's numbers are once the views below are written. */
+const EXPECTED = { views: 5, visitors: 3, likes: 1, comments: 1 };
+
+async function readPost(userAgent: string, referer: string) {
+  const response = await fetch(`${server.url}/posts/details/${post._id}`, {
+    headers: { "user-agent": userAgent, referer, accept: "text/html" },
+  });
+  expect(response.status).toBe(200);
+  await response.text();
+}
+
+/** Waits (up to 10 s) until the views are written and the writer's numbers are all there. */
+async function countedViews() {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { body } = await api.get("/api/stats/me?days=7", { token: writer.token });
+    const numbers = {
+      views: body.views,
+      visitors: body.visitors,
+      likes: body.likes,
+      comments: body.comments,
+    };
+    if (JSON.stringify(numbers) === JSON.stringify(EXPECTED) || Date.now() > deadline) {
+      expect(numbers).toEqual(EXPECTED);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer({}, { viewFlushMs: 100 });
+  api = client(server.url);
+  admin = await signInAdmin(server, api);
+  await addCategory(api, admin, "Travel");
+  writer = await buildUser(server, api, { username: "wanderer" });
+  neighbour = await buildUser(server, api, { username: "neighbour" });
+  post = await addPost(api, writer, { title: "Walking the coast", category: "Travel" });
+  await addPost(api, writer, { title: "Notes for later", category: "Travel" });
+  const [first = "", second = "", third = ""] = READERS;
+  // A reader counts for the site their day's first view came from: news twice, the forum once.
+  for (let i = 0; i < 3; i += 1) await readPost(first, "https://news.example.com/item?id=7");
+  await readPost(second, "https://forum.example.org/t/walks");
+  await readPost(third, "https://news.example.com/");
+  await toggleLikeOf(api, neighbour, post._id);
+  await addComment(api, neighbour, post._id, "I walked it too.");
+  await countedViews();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+type Theme = "light" | "dark";
+
+/** A browser signed in as `user`, in a theme chosen on the site, on one of the two screens. */
+async function openAs(
+  user: TestUser | undefined,
+  options: { theme?: Theme; screen?: (typeof SCREENS)[number]; javaScriptEnabled?: boolean } = {},
+) {
+  const site = await openSite(browser, server.config.publicUrl, {
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
+  await site.page.setViewportSize((options.screen ?? SCREENS[0]).size);
+  if (user) await signIn(site, server.config.publicUrl, user.token);
+  if (options.theme) {
+    // The other theme for the system, so the page's own choice is what shows.
+    await site.page.emulateMedia({ colorScheme: options.theme === "dark" ? "light" : "dark" });
+    await site.context.addCookies([
+      { name: "theme", value: options.theme, url: server.config.publicUrl },
+    ]);
+  }
+  return site;
+}
+
+async function done(site: Watched) {
+  expectNoProblems(site);
+  await site.context.close();
+}
+
+/** A page's status, once it has shown its heading. */
+async function visit(page: Page, path: string, heading: string | RegExp) {
+  const response = await page.goto(path);
+  await shows(page.getByRole("heading", { level: 1, name: heading }));
+  return response?.status();
+}
+
+/** The number a total's card shows under its label. */
+const total = (page: Page, label: string) =>
+  page
+    .getByRole("main")
+    .locator("dt", { hasText: new RegExp(`^${label}$`) })
+    .locator("xpath=following-sibling::dd[1]")
+    .textContent();
+
+/** The chart of `title` and its table of the same numbers, each day a row. */
+async function chartOf(page: Page, title: string) {
+  const chart = page.getByRole("img", { name: new RegExp(`^${title}`) });
+  const table = page.getByRole("table", { name: title });
+  await shows(chart);
+  return {
+    summary: await chart.getAttribute("aria-label"),
+    rows: await table.getByRole("row").count(),
+    today: await table.getByRole("row").last().getByRole("cell").allTextContents(),
+    todayTitle: await chart.locator("title").last().textContent(),
+  };
+}
+
+const rangeLink = (page: Page, days: number) =>
+  page
+    .getByRole("navigation", { name: "Days shown" })
+    .getByRole("link", { name: `${String(days)} days`, exact: true });
+
+describe("a writer's stats", () => {
+  for (const theme of ["light", "dark"] as const) {
+    for (const screen of SCREENS) {
+      it(`shows the numbers, the charts and their tables, and a post's own page (${theme}, ${screen.name})`, async () => {
+        const site = await openAs(writer, { theme, screen });
+        const { page } = site;
+        expect(await visit(page, "/stats", "Stats")).toBe(200);
+        expect(await page.evaluate(`document.documentElement.getAttribute("data-theme")`)).toBe(
+          theme,
+        );
+        for (const [label, value] of [
+          ["Views", EXPECTED.views],
+          ["Visitors", EXPECTED.visitors],
+          ["Likes", EXPECTED.likes],
+          ["Comments", EXPECTED.comments],
+        ] as const) {
+          expect(await total(page, label), label).toBe(String(value));
+        }
+        expect(await rangeLink(page, 30).getAttribute("aria-current")).toBe("page");
+        expect(await rangeLink(page, 7).getAttribute("aria-current")).toBeNull();
+        const views = await chartOf(page, "Views and visitors per day");
+        expect(views.summary).toContain("5 views, 3 visitors in all");
+        expect(views.rows).toBe(31);
+        expect(views.today).toEqual(["5", "3"]);
+        expect(views.todayTitle).toMatch(/: 5 views, 3 visitors$/);
+        const reactions = await chartOf(page, "Likes and comments per day");
+        expect(reactions.today).toEqual(["1", "1"]);
+        const read = page.getByRole("region", { name: "Most read posts" }).getByRole("listitem");
+        expect(await read.allTextContents()).toEqual(["Walking the coast5 views"]);
+        const from = page.getByRole("region", { name: "Where readers came from" });
+        expect(await from.getByRole("listitem").allTextContents()).toEqual([
+          "news.example.com2 visitors",
+          "forum.example.org1 visitor",
+        ]);
+        expect(await overflowsOf(page)).toEqual([]);
+        await expectAccessible(page);
+
+        await page.getByRole("link", { name: "Walking the coast" }).click();
+        await page.waitForURL(`**/stats/posts/${post._id}`);
+        await shows(page.getByRole("heading", { level: 1, name: "Stats: Walking the coast" }));
+        expect(await total(page, "Views")).toBe("5");
+        expect(await total(page, "Likes")).toBe("1");
+        expect((await chartOf(page, "Views and visitors per day")).today).toEqual(["5", "3"]);
+        await shows(page.getByRole("link", { name: "Read the post" }));
+        expect(await overflowsOf(page)).toEqual([]);
+        await expectAccessible(page);
+        await done(site);
+      });
+    }
+  }
+
+  it("switches range with plain links, downloads the CSV and is reached from the account menu", async () => {
+    const site = await openAs(writer);
+    const { page } = site;
+    await page.goto("/");
+    await page.getByRole("banner").locator("summary", { hasText: writer.username }).click();
+    await page.getByRole("banner").getByRole("link", { name: "Stats", exact: true }).click();
+    await page.waitForURL("**/stats");
+    await rangeLink(page, 7).click();
+    await page.waitForURL("**/stats?days=7");
+    await expect.poll(() => rangeLink(page, 7).getAttribute("aria-current")).toBe("page");
+    expect((await chartOf(page, "Views and visitors per day")).rows).toBe(8);
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("stats-7d.csv");
+    const lines = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("date,views,visitors,likes,comments");
+    expect(lines).toHaveLength(8);
+    expect(lines.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2},5,3,1,1$/);
+    await done(site);
+
+    // As sent: a file of this type, named for its range; another range is refused as the API's.
+    const cookie = `session=${writer.token}`;
+    const file = await fetch(`${server.url}/stats/export.csv?days=90`, { headers: { cookie } });
+    expect(file.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(file.headers.get("content-disposition")).toBe('attachment; filename="stats-90d.csv"');
+    expect((await file.text()).split("\r\n")).toHaveLength(92);
+    const refused = await fetch(`${server.url}/stats/export.csv?days=14`, { headers: { cookie } });
+    expect(refused.status).toBe(400);
+  });
+
+  it("works without JavaScript; another range is a 400 offering the ranges; visitors sign in first", async () => {
+    const site = await openAs(writer, { javaScriptEnabled: false });
+    const { page } = site;
+    await visit(page, "/stats", "Stats");
+    expect((await chartOf(page, "Views and visitors per day")).today).toEqual(["5", "3"]);
+    await rangeLink(page, 90).click();
+    await page.waitForURL("**/stats?days=90");
+    expect((await chartOf(page, "Views and visitors per day")).rows).toBe(91);
+    expect(await visit(page, "/stats?days=14", "Stats")).toBe(400);
+    await shows(page.getByRole("alert").getByText(/Stats cover the last 7, 30 or 90 days/));
+    await shows(rangeLink(page, 30));
+    await done(site);
+
+    const visitor = await openAs(undefined);
+    await visitor.page.goto("/stats");
+    const sentTo = new URL(visitor.page.url());
+    expect(sentTo.pathname).toBe("/");
+    expect(sentTo.searchParams.get("from")).toBe("/stats");
+    await done(visitor);
+  });
+});
+
+describe("a post's stats", () => {
+  it("are linked from its author's tools, shown to admins, and not found for anyone else", async () => {
+    const site = await openAs(writer);
+    const { page } = site;
+    await page.goto(`/posts/details/${post._id}`);
+    await page.getByRole("main").getByRole("link", { name: "Stats", exact: true }).click();
+    await page.waitForURL(`**/stats/posts/${post._id}`);
+    await shows(page.getByRole("heading", { level: 1, name: "Stats: Walking the coast" }));
+    await page.getByRole("link", { name: "Read the post" }).click();
+    await page.waitForURL(`**/posts/details/${post._id}`);
+    await done(site);
+
+    const other = await openAs(neighbour);
+    expect(await visit(other.page, `/stats/posts/${post._id}`, "Page Not Found")).toBe(404);
+    await other.page.goto(`/posts/details/${post._id}`);
+    await shows(other.page.getByRole("heading", { level: 1, name: "Walking the coast" }));
+    expect(
+      await other.page.getByRole("main").getByRole("link", { name: "Stats", exact: true }).count(),
+    ).toBe(0);
+    await done(other);
+
+    const moderator = await openAs(admin);
+    expect(
+      await visit(moderator.page, `/stats/posts/${post._id}`, "Stats: Walking the coast"),
+    ).toBe(200);
+    await done(moderator);
+  });
+});
+
+describe("the site's stats", () => {
+  for (const theme of ["light", "dark"] as const) {
+    for (const screen of SCREENS) {
+      it(`show the admin the totals and trends (${theme}, ${screen.name})`, async () => {
+        const expected = (
+          await api.get<Record<string, number>>("/api/admin/stats", { token: admin.token })
+        ).body;
+        const site = await openAs(admin, { theme, screen });
+        const { page } = site;
+        await page.goto("/admin-dashboard");
+        await page
+          .getByRole("navigation", { name: "Dashboard" })
+          .getByRole("link", { name: "Stats" })
+          .click();
+        await page.waitForURL("**/admin-dashboard/stats");
+        await shows(page.getByRole("heading", { level: 1, name: "Site stats" }));
+        for (const [label, key] of [
+          ["Views", "views"],
+          ["Visitors", "visitors"],
+          ["Sign-ups", "signups"],
+          ["Posts", "posts"],
+          ["Comments", "comments"],
+        ] as const) {
+          expect(await total(page, label), label).toBe(String(expected[key]));
+        }
+        expect(expected.views).toBe(EXPECTED.views);
+        expect(expected.signups).toBe(3);
+        const trends = await chartOf(page, "Sign-ups, posts and comments per day");
+        expect(trends.today).toEqual(["3", "2", "1"]);
+        expect((await chartOf(page, "Views and visitors per day")).today).toEqual(["5", "3"]);
+        expect(await overflowsOf(page)).toEqual([]);
+        await expectAccessible(page);
+        await done(site);
+      });
+    }
+  }
+
+  it("are the admins' alone: a member is sent home, as from every admin page", async () => {
+    const site = await openAs(neighbour);
+    await site.page.goto("/admin-dashboard/stats");
+    expect(new URL(site.page.url()).pathname).toBe("/");
+    await done(site);
+    expect((await api.get("/api/admin/stats", { token: neighbour.token })).status).toBe(403);
+  });
+});
