@@ -272,6 +272,9 @@ export function meta({ loaderData, error }: Route.MetaArgs) {
   if (isRouteErrorResponse(error) && error.status === 404) {
     return [{ title: `Page Not Found | ${site}` }, { name: "robots", content: "noindex" }];
   }
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return [{ title: `Admins only | ${site}` }, { name: "robots", content: "noindex" }];
+  }
   return [{ title: error ? `Something went wrong | ${site}` : site }];
 }
 
@@ -279,6 +282,20 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) {
     const missing: unknown = error.data;
     return <NotFound post={missing === "post"} />;
+  }
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <section className="error-page">
+        <h1>Admins only</h1>
+        <p className="error-code" aria-hidden="true">
+          403
+        </p>
+        <p>This page is for the site&apos;s admins.</p>
+        <Link to="/" className="button">
+          Go to home page
+        </Link>
+      </section>
+    );
   }
   return (
     <section className="error-page">

@@ -66,7 +66,7 @@ import { startScheduledPublishing, type ScheduledPublisher } from "./jobs/schedu
 import { startMailOutbox, type MailOutboxWorker } from "./jobs/mail-outbox.js";
 import { startWebhookOutbox, type WebhookOutboxWorker } from "./jobs/webhook-outbox.js";
 import { startViewStats, type ViewStatsWriter } from "./jobs/view-stats.js";
-import { ViewCounter } from "../core/stats/view-counter.js";
+import { forgetPastDays, ViewCounter } from "../core/stats/view-counter.js";
 import { statsRoutes } from "./api/stats/routes.js";
 import { userSettingsRoutes } from "./api/user-settings/routes.js";
 
@@ -203,6 +203,8 @@ export interface AppOptions {
   mailCheckMs?: number;
   /** How often counted views are written (VIEW_FLUSH_MS unless a test says). */
   viewFlushMs?: number;
+  /** Agents one address may be a reader by in a day (AGENTS_PER_ADDRESS unless a test says). */
+  viewAgentsPerAddress?: number;
   /** Webhooks: how often to look for due deliveries, how long a receiver may take (tests). */
   webhookCheckMs?: number;
   webhookTimeoutMs?: number;
@@ -394,10 +396,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // Views of post pages, counted in memory and written in batches (decision 026). The day's salt
   // is read before the first page, so readers are told apart from the first view.
-  const views = config.viewCounting ? new ViewCounter(deps) : undefined;
-  await views?.prepare().catch((error: unknown) => {
-    server.log.warn({ err: error }, "could not prepare the day's visitor salt");
-  });
+  // (The time is read plainly: systemClock moves a millisecond on for every call within one, which
+  // thousands of views a second would push ahead of the wall.)
+  const views = config.viewCounting
+    ? new ViewCounter(
+        { ...deps, clock: options.clock ?? (() => new Date()) },
+        options.viewAgentsPerAddress,
+      )
+    : undefined;
+  // What past days left (and, with counting off, today's salt and hashes) is forgotten either way.
+  await (views ? views.prepare() : forgetPastDays(deps.db, deps.clock(), false)).catch(
+    (error: unknown) => {
+      server.log.warn({ err: error }, "could not prepare the day's visitor salt");
+    },
+  );
 
   const https = config.publicUrl.startsWith("https:");
   registerSecurityHeaders(server, {

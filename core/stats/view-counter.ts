@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { engineOf } from "../../db/engine.js";
 import { DAY_MS, type Clock } from "../shared/clock.js";
 
 /**
@@ -32,8 +33,18 @@ interface Pending {
   readers: Map<string, string>;
 }
 
-/** Readers held in memory at most between two writes; past it views are still counted. */
+/** Readers held in memory at most between two writes; past it views count, new readers not. */
 export const PENDING_READERS_MAX = 100_000;
+/**
+ * Readers one address can be in a day: one per agent, this many agents, then one for the rest. A
+ * household or an office shows a few agents; a client that changes its agent on every request
+ * would otherwise be a reader (three rows of hashes) per request.
+ */
+export const AGENTS_PER_ADDRESS = 64;
+/** Addresses whose readers are remembered in a day (~12 MB at most); past it, no bound per address. */
+const ADDRESSES_MAX = 50_000;
+/** Readers whose hash is kept at hand (the busiest ones stay: the map starts again when full). */
+const KNOWN_READERS_MAX = 10_000;
 /** How many rows one statement writes (SQLite's bound parameters stay well under its limit). */
 const CHUNK = 300;
 export const SITE_SCOPE = "site";
@@ -57,6 +68,12 @@ export class ViewCounter {
   private pending = new Map<string, Pending>();
   private readers = 0;
   private salts = new Map<string, string>();
+  private day = "";
+  private dayEndsAt = 0;
+  /** Each address's readers today (both as hashes), for the bound on readers an address makes. */
+  private readersByAddress = new Map<string, Set<string>>();
+  /** Today's readers by address and agent, as they were hashed (memory only, for the day). */
+  private knownReaders = new Map<string, string>();
 
   constructor(
     private readonly deps: {
@@ -64,11 +81,12 @@ export class ViewCounter {
       clock: Clock;
       log: { warn(details: object, message: string): void };
     },
+    private readonly agentsPerAddress = AGENTS_PER_ADDRESS,
   ) {}
 
   /** Counts one view: no I/O, no await. */
   record(view: View) {
-    const day = dayOf(this.deps.clock());
+    const day = this.today();
     const viewerId = view.viewerId ?? "";
     const key = `${day} ${view.postId} ${viewerId}`;
     let entry = this.pending.get(key);
@@ -80,10 +98,53 @@ export class ViewCounter {
     const salt = this.salts.get(day);
     // Without the day's salt (not read yet) or past the bound, the view counts, its reader not.
     if (salt === undefined || this.readers >= PENDING_READERS_MAX) return;
-    const reader = readerHash(salt, view.ip, view.userAgent);
+    const reader = this.readerOf(salt, view);
     if (entry.readers.has(reader)) return;
     entry.readers.set(reader, view.referrerHost ?? "");
     this.readers += 1;
+  }
+
+  /** Today (UTC), worked out again only when the day ends. */
+  private today() {
+    const now = this.deps.clock().getTime();
+    if (now >= this.dayEndsAt || now < this.dayEndsAt - DAY_MS) {
+      this.day = dayOf(new Date(now));
+      this.dayEndsAt = Date.parse(`${this.day}T00:00:00.000Z`) + DAY_MS;
+      this.readersByAddress.clear();
+      this.knownReaders.clear();
+    }
+    return this.day;
+  }
+
+  /**
+   * A reader's hash: by their address and agent, for the first few agents an address shows in a
+   * day (a household, an office behind one address); past them, one hash for all the rest, so a
+   * client that changes its agent on every request is one more reader, not one per request.
+   */
+  private readerOf(salt: string, view: View) {
+    // A reader's next views cost a map lookup, not two hashes.
+    const seen = `${view.ip}\n${view.userAgent}`;
+    const known = this.knownReaders.get(seen);
+    if (known !== undefined) return known;
+    const reader = this.boundedReader(salt, view);
+    if (this.knownReaders.size >= KNOWN_READERS_MAX) this.knownReaders.clear();
+    this.knownReaders.set(seen, reader);
+    return reader;
+  }
+
+  private boundedReader(salt: string, view: View) {
+    const reader = readerHash(salt, view.ip, view.userAgent);
+    if (this.readersByAddress.size >= ADDRESSES_MAX) return reader;
+    const address = readerHash(salt, view.ip, "");
+    let readers = this.readersByAddress.get(address);
+    if (!readers) {
+      readers = new Set();
+      this.readersByAddress.set(address, readers);
+    }
+    if (readers.has(reader)) return reader;
+    if (readers.size >= this.agentsPerAddress) return address;
+    readers.add(reader);
+    return reader;
   }
 
   /** Whether views are waiting to be written. */
@@ -112,10 +173,7 @@ export class ViewCounter {
       .where("day", "in", [today, tomorrow])
       .execute();
     this.salts = new Map(rows.map((row) => [row.day, row.salt]));
-    await db.deleteFrom("stats_salts").where("day", "<", today).execute();
-    // A batch from just before midnight may still come: yesterday's hashes stay a day more.
-    const yesterday = dayOf(new Date(now.getTime() - DAY_MS));
-    await db.deleteFrom("stats_visitors").where("day", "<", yesterday).execute();
+    await forgetPastDays(db, now);
   }
 
   /**
@@ -159,6 +217,43 @@ export class ViewCounter {
   }
 }
 
+/** Rows a statement deletes at most: a big site's day of visitor hashes goes in short steps. */
+const DELETE_CHUNK = 2000;
+
+/**
+ * Deletes the salts of days that are over (then no hash can be made again from an address and an
+ * agent) and the visitor hashes of the days before yesterday (a batch from just before midnight
+ * may still come). Run by every write's preparation, and at start whether counting is on or not,
+ * so a site that stops counting keeps neither. With counting off, today's go too.
+ */
+export async function forgetPastDays(db: Kysely<Database>, now: Date, counting = true) {
+  const today = dayOf(now);
+  const yesterday = dayOf(new Date(now.getTime() - DAY_MS));
+  const saltsBefore = counting ? today : "9999";
+  const hashesBefore = counting ? yesterday : "9999";
+  await db.deleteFrom("stats_salts").where("day", "<", saltsBefore).execute();
+  for (;;) {
+    const old = await db
+      .selectFrom("stats_visitors")
+      .select(["day", "scope", "visitor"])
+      .where("day", "<", hashesBefore)
+      .limit(DELETE_CHUNK)
+      .execute();
+    if (old.length === 0) return;
+    await db
+      .deleteFrom("stats_visitors")
+      .where((eb) =>
+        eb(
+          eb.refTuple("day", "scope", "visitor"),
+          "in",
+          old.map((row) => eb.tuple(row.day, row.scope, row.visitor)),
+        ),
+      )
+      .execute();
+    if (old.length < DELETE_CHUNK) return;
+  }
+}
+
 /** Views and new readers of one post on one day, ready to be added. */
 interface PostDay {
   day: string;
@@ -169,43 +264,65 @@ interface PostDay {
 }
 
 async function write(db: Kysely<Database>, entries: Pending[]) {
+  await db.transaction().execute(async (trx) => {
+    const posts = await publishedPosts(trx, [...new Set(entries.map((entry) => entry.postId))]);
+    // Only published posts, and never their author's own views.
+    const byPostDay = new Map<string, PostDay>();
+    for (const entry of entries) {
+      const post = posts.get(entry.postId);
+      if (!post || post.authorId === entry.viewerId) continue;
+      const key = `${entry.day} ${entry.postId}`;
+      let postDay = byPostDay.get(key);
+      if (!postDay) {
+        postDay = {
+          day: entry.day,
+          postId: entry.postId,
+          authorId: post.authorId,
+          views: 0,
+          readers: new Map(),
+        };
+        byPostDay.set(key, postDay);
+      }
+      postDay.views += entry.views;
+      for (const [reader, host] of entry.readers) {
+        if (!postDay.readers.has(reader)) postDay.readers.set(reader, host);
+      }
+    }
+    if (byPostDay.size > 0) await addUp(trx, inKeyOrder(byPostDay));
+  });
+}
+
+/**
+ * The published posts among `ids`, with their authors. On PostgreSQL the posts and their authors
+ * are locked as a foreign key check locks them, first: a post or an account deleted meanwhile then
+ * waits for this write (or this write for it) instead of the two deadlocking on the daily rows.
+ */
+async function publishedPosts(trx: Transaction<Database>, ids: string[]) {
   const posts = new Map<string, { authorId: string }>();
-  const ids = [...new Set(entries.map((entry) => entry.postId))];
+  const postgres = engineOf<Database>(trx) === "postgres";
   for (let at = 0; at < ids.length; at += CHUNK) {
-    const rows = await db
+    let query = trx
       .selectFrom("posts")
       .select(["id", "user_id"])
-      .where("id", "in", ids.slice(at, at + CHUNK))
+      .where("id", "in", ids.slice(at, at + CHUNK).sort())
       .where("status", "=", "published")
-      .execute();
-    for (const row of rows) posts.set(row.id, { authorId: row.user_id });
+      .orderBy("id");
+    if (postgres) query = query.forKeyShare();
+    for (const row of await query.execute()) posts.set(row.id, { authorId: row.user_id });
   }
-  // Only published posts, and never their author's own views.
-  const byPostDay = new Map<string, PostDay>();
-  for (const entry of entries) {
-    const post = posts.get(entry.postId);
-    if (!post || post.authorId === entry.viewerId) continue;
-    const key = `${entry.day} ${entry.postId}`;
-    let postDay = byPostDay.get(key);
-    if (!postDay) {
-      postDay = {
-        day: entry.day,
-        postId: entry.postId,
-        authorId: post.authorId,
-        views: 0,
-        readers: new Map(),
-      };
-      byPostDay.set(key, postDay);
-    }
-    postDay.views += entry.views;
-    for (const [reader, host] of entry.readers) {
-      if (!postDay.readers.has(reader)) postDay.readers.set(reader, host);
+  const authors = [...new Set([...posts.values()].map((post) => post.authorId))].sort();
+  if (postgres && authors.length > 0) {
+    for (let at = 0; at < authors.length; at += CHUNK) {
+      await trx
+        .selectFrom("users")
+        .select("id")
+        .where("id", "in", authors.slice(at, at + CHUNK))
+        .orderBy("id")
+        .forKeyShare()
+        .execute();
     }
   }
-  if (byPostDay.size === 0) return;
-  await db.transaction().execute(async (trx) => {
-    await addUp(trx, inKeyOrder(byPostDay));
-  });
+  return posts;
 }
 
 async function addUp(trx: Transaction<Database>, postDays: PostDay[]) {

@@ -12,14 +12,27 @@ const header = (headers: Headers, name: string) => {
 
 /** A browser's user agent: Mozilla/5.0 and a browser engine. */
 const BROWSER = /^Mozilla\/5\.0 .*(?:AppleWebKit|Gecko|Trident)\//;
-/** Agents that say "Mozilla" and are not a person reading: crawlers, previews, tools, automation. */
+/**
+ * Agents that say "Mozilla" and are not a person reading: crawlers, link previews, tools,
+ * automation. (Apps' in-app browsers are readers: their previewers name themselves bots.)
+ */
 const NOT_A_READER =
-  /bot\b|bot\/|crawl|spider|slurp|archiver|headless|lighthouse|pagespeed|gtmetrix|preview|facebookexternalhit|embedly|pinterest|whatsapp|telegram|discord|slack|skype|vkshare|bingpreview|phantomjs|selenium|puppeteer|playwright|electron|uptime|monitor|\+https?:/i;
+  /\bbot\b|bot\/|bot;|crawl|spider|slurp|archiver|headless|lighthouse|pagespeed|gtmetrix|inspectiontool|preview|facebookexternalhit|embedly|phantomjs|selenium|puppeteer|playwright|uptime|monitor|\+https?:/i;
+
+/** Agents already judged: a site sees a few hundred, and the patterns cost microseconds each. */
+const judged = new Map<string, boolean>();
+const JUDGED_MAX = 2000;
 
 /** Whether a user agent is a browser a person reads with (a bot, a tool or no agent is not). */
 export function isReaderAgent(userAgent: string | undefined): boolean {
   if (!userAgent || userAgent.length > 512) return false;
-  return BROWSER.test(userAgent) && !NOT_A_READER.test(userAgent);
+  let reader = judged.get(userAgent);
+  if (reader === undefined) {
+    reader = BROWSER.test(userAgent) && !NOT_A_READER.test(userAgent);
+    if (judged.size >= JUDGED_MAX) judged.clear();
+    judged.set(userAgent, reader);
+  }
+  return reader;
 }
 
 /** Where browsers say a request is speculative (the standard header, and older ones). */
@@ -74,7 +87,9 @@ export function viewOf(
   siteHost: string,
 ): { postId: string; referrerHost: string | undefined } | undefined {
   if (request.method !== "GET") return undefined;
-  const pathname = request.url.split("?")[0] ?? "";
+  const url = request.url;
+  const query = url.indexOf("?");
+  const pathname = query === -1 ? url : url.slice(0, query);
   const postId = postOfPath(pathname);
   if (postId === undefined) return undefined;
   if (!isReaderAgent(header(request.headers, "user-agent"))) return undefined;

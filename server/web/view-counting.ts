@@ -19,11 +19,14 @@ export function countViews(pages: FastifyInstance, counter: ViewCounter, siteHos
     if (reply.statusCode === 200 || reply.statusCode === 304) {
       const view = viewOf(request, siteHost);
       if (view) {
+        const headers = request.headers;
         counter.record({
-          ...view,
-          viewerId: viewers.get(request),
+          postId: view.postId,
+          referrerHost: view.referrerHost,
+          // Pages know their viewer by the session cookie: without one there is none to look up.
+          viewerId: headers.cookie === undefined ? undefined : viewers.get(request),
           ip: request.ip,
-          userAgent: request.headers["user-agent"] ?? "",
+          userAgent: headers["user-agent"] ?? "",
         });
       }
     }

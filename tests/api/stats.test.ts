@@ -713,6 +713,46 @@ describe("privacy", () => {
   });
 });
 
+describe("a client that changes its agent on every view", () => {
+  it("is a few readers (one per agent up to the bound, then one), not one a view", async () => {
+    const own = await startTestServer({}, { viewFlushMs: 100, viewAgentsPerAddress: 3 });
+    try {
+      const ownApi = client(own.url);
+      const ownAdmin = await signInAdmin(own, ownApi);
+      await addCategory(ownApi, ownAdmin, "Rotating");
+      const writer = await buildUser(own, ownApi);
+      const post = await addPost(ownApi, writer, { category: "Rotating" });
+      const agents = Array.from({ length: 10 }, () => newBrowser());
+      for (const agent of [...agents, agents[0] ?? CHROME, agents[9] ?? CHROME]) {
+        const response = await fetch(`${own.url}${postPage(post._id)}`, {
+          headers: { "user-agent": agent },
+        });
+        await response.arrayBuffer();
+        expect(response.status).toBe(200);
+      }
+      let stats = { views: 0, visitors: 0 };
+      for (let tries = 0; stats.views < 12 && tries < 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const reply = await ownApi.get<{ views: number; visitors: number }>(
+          `/api/stats/posts/${post._id}`,
+          { token: writer.token },
+        );
+        stats = reply.body;
+      }
+      // Three agents are three readers; the seven after them (and their returns) one more.
+      expect(stats).toMatchObject({ views: 12, visitors: 4 });
+      const hashes = await own.app.deps.db
+        .selectFrom("stats_visitors")
+        .select("visitor")
+        .where("scope", "=", post._id)
+        .execute();
+      expect(hashes).toHaveLength(4);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe("VIEW_COUNTING", () => {
   /**
    * A server of its own that writes only as it stops: a post read twice, the server stopped, and

@@ -327,11 +327,16 @@ describe("the site's stats", () => {
     }
   }
 
-  it("are the admins' alone: a member is sent home, as from every admin page", async () => {
+  it("are the admins' alone: a member is told so (403), a visitor sent home", async () => {
     const site = await openAs(neighbour);
-    await site.page.goto("/admin-dashboard/stats");
-    expect(new URL(site.page.url()).pathname).toBe("/");
+    const answer = await site.page.goto("/admin-dashboard/stats");
+    expect(answer?.status()).toBe(403);
+    await site.page.getByRole("heading", { name: "Admins only" }).waitFor();
+    expect(await site.page.getByText("Site stats").count()).toBe(0);
     await done(site);
+    const visitor = await fetch(`${server.url}/admin-dashboard/stats`, { redirect: "manual" });
+    expect(visitor.status).toBe(302);
+    expect(visitor.headers.get("location")).toBe("/");
     expect((await api.get("/api/admin/stats", { token: neighbour.token })).status).toBe(403);
   });
 });

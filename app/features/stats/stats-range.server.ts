@@ -8,7 +8,9 @@ import { readStatsRange } from "../../../core/stats/stats-service.js";
  */
 export function statsRangeOf(request: Request): StatsRange | undefined {
   try {
-    return readStatsRange(Object.fromEntries(new URL(request.url).searchParams));
+    // A repeated `days` is refused, as the API refuses it (the first or last would be a guess).
+    const days = new URL(request.url).searchParams.getAll("days");
+    return readStatsRange(days.length === 0 ? {} : { days: days.length === 1 ? days[0] : days });
   } catch (error) {
     if (error instanceof DomainError && error.kind === "invalid") return undefined;
     throw error;
