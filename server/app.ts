@@ -400,7 +400,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // thousands of views a second would push ahead of the wall.)
   const views = config.viewCounting
     ? new ViewCounter(
-        { ...deps, clock: options.clock ?? (() => new Date()) },
+        { db: deps.db, log: deps.log, clock: options.clock },
         options.viewAgentsPerAddress,
       )
     : undefined;
