@@ -3,14 +3,15 @@ import { DomainError } from "../../core/shared/errors.js";
 import { postWithStats } from "../../core/stats/stats-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { postPath } from "../features/posts/post-card.js";
-import { StatsChart } from "../features/stats/stats-chart.js";
 import {
+  ChartSection,
   postStatsPath,
   RangeRefused,
   RangeSwitch,
   ReferrerRanking,
   StatsSection,
   StatsTotals,
+  VIEWS_SERIES,
 } from "../features/stats/stats-parts.js";
 import { statsRangeOf } from "../features/stats/stats-range.server.js";
 import statsStyles from "../features/stats/stats.css?url";
@@ -83,16 +84,11 @@ export default function PostStats({ loaderData, params }: Route.ComponentProps) 
               { label: "Comments", value: stats.comments },
             ]}
           />
-          <StatsSection title="Views and visitors per day">
-            <StatsChart
-              title="Views and visitors per day"
-              days={stats.daily}
-              series={[
-                { key: "views", label: "Views" },
-                { key: "visitors", label: "Visitors" },
-              ]}
-            />
-          </StatsSection>
+          <ChartSection
+            title="Views and visitors per day"
+            days={stats.daily}
+            series={VIEWS_SERIES}
+          />
           <StatsSection title="Where readers came from">
             <ReferrerRanking referrers={stats.referrers} />
           </StatsSection>

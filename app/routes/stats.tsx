@@ -1,8 +1,8 @@
 import { data, Link } from "react-router";
 import { writerStats } from "../../core/stats/stats-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
-import { StatsChart } from "../features/stats/stats-chart.js";
 import {
+  ChartSection,
   postStatsPath,
   RangeRefused,
   RangeSwitch,
@@ -10,6 +10,7 @@ import {
   ReferrerRanking,
   StatsSection,
   StatsTotals,
+  VIEWS_SERIES,
 } from "../features/stats/stats-parts.js";
 import { statsRangeOf } from "../features/stats/stats-range.server.js";
 import statsStyles from "../features/stats/stats.css?url";
@@ -61,26 +62,19 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
               { label: "Comments", value: stats.comments },
             ]}
           />
-          <StatsSection title="Views and visitors per day">
-            <StatsChart
-              title="Views and visitors per day"
-              days={stats.daily}
-              series={[
-                { key: "views", label: "Views" },
-                { key: "visitors", label: "Visitors" },
-              ]}
-            />
-          </StatsSection>
-          <StatsSection title="Likes and comments per day">
-            <StatsChart
-              title="Likes and comments per day"
-              days={stats.daily}
-              series={[
-                { key: "likes", label: "Likes" },
-                { key: "comments", label: "Comments" },
-              ]}
-            />
-          </StatsSection>
+          <ChartSection
+            title="Views and visitors per day"
+            days={stats.daily}
+            series={VIEWS_SERIES}
+          />
+          <ChartSection
+            title="Likes and comments per day"
+            days={stats.daily}
+            series={[
+              { key: "likes", label: "Likes" },
+              { key: "comments", label: "Comments" },
+            ]}
+          />
           <StatsSection title="Most read posts">
             <Ranking
               rows={stats.posts.map((post) => ({

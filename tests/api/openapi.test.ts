@@ -14,7 +14,7 @@ import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client, type Reply } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { SITE_BUILT, startTestServer, type TestServer } from "../support/test-server.js";
 
 /** GET /api/openapi.json (DESIGN.md 9, Ecosystem): complete, valid, and true to the answers. */
 let server: TestServer;
@@ -490,7 +490,8 @@ describe("real answers match the reference", () => {
     );
   });
 
-  it("writers' stats", async () => {
+  // A view is of a page: without the built site (the other Node releases' run) there is none.
+  it.skipIf(!SITE_BUILT)("writers' stats", async () => {
     const post = await addPost(api, author, { category: "General", title: "Read" });
     const page = await fetch(`${server.url}/posts/details/${post._id}`, {
       headers: {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
@@ -9,6 +10,14 @@ import { loadConfig, type Config } from "../../server/config.js";
 
 export const ADMIN_EMAIL = "admin@example.com";
 export const ADMIN_PASSWORD = "Admin-Pass1!";
+
+/**
+ * Whether the web site is built (build/server): pages are served, and so are counted views. The
+ * suite's other Node releases run the API tests on a copy without it; tests of pages skip there.
+ */
+export const SITE_BUILT = existsSync(
+  path.join(import.meta.dirname, "..", "..", "build", "server", "index.js"),
+);
 
 export interface TestServer {
   url: string;

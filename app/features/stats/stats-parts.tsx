@@ -2,6 +2,7 @@ import { useId, type ReactNode } from "react";
 import { Link } from "react-router";
 import { STATS_RANGES, type StatsRange } from "../../../contract/stats.js";
 import { formatCount } from "../../ui/format.js";
+import { StatsChart, type ChartSeries } from "./stats-chart.js";
 
 /** "1 view", "12 visitors". */
 const counted = (count: number, unit: "view" | "visitor") =>
@@ -58,6 +59,25 @@ export function StatsSection(props: { title: string; children: ReactNode }) {
     </section>
   );
 }
+
+/** A section of one chart, headed as the chart is named. */
+export function ChartSection<K extends string>(props: {
+  title: string;
+  days: readonly ({ date: string } & Record<K, number>)[];
+  series: readonly ChartSeries<K>[];
+}) {
+  return (
+    <StatsSection title={props.title}>
+      <StatsChart title={props.title} days={props.days} series={props.series} />
+    </StatsSection>
+  );
+}
+
+/** What every stats page charts first. */
+export const VIEWS_SERIES = [
+  { key: "views", label: "Views" },
+  { key: "visitors", label: "Visitors" },
+] as const;
 
 /** Posts or sites, most first, with their count; `empty` when there are none. */
 export function Ranking(props: {

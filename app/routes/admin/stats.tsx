@@ -1,12 +1,12 @@
 import { data } from "react-router";
 import { siteStats } from "../../../core/stats/stats-service.js";
 import { requireAdminOrRefuse } from "../../features/admin/guard.server.js";
-import { StatsChart } from "../../features/stats/stats-chart.js";
 import {
+  ChartSection,
   RangeRefused,
   RangeSwitch,
-  StatsSection,
   StatsTotals,
+  VIEWS_SERIES,
 } from "../../features/stats/stats-parts.js";
 import { statsRangeOf } from "../../features/stats/stats-range.server.js";
 import statsStyles from "../../features/stats/stats.css?url";
@@ -53,27 +53,20 @@ export default function SiteStats({ loaderData }: Route.ComponentProps) {
               { label: "Comments", value: stats.comments },
             ]}
           />
-          <StatsSection title="Views and visitors per day">
-            <StatsChart
-              title="Views and visitors per day"
-              days={stats.daily}
-              series={[
-                { key: "views", label: "Views" },
-                { key: "visitors", label: "Visitors" },
-              ]}
-            />
-          </StatsSection>
-          <StatsSection title="Sign-ups, posts and comments per day">
-            <StatsChart
-              title="Sign-ups, posts and comments per day"
-              days={stats.daily}
-              series={[
-                { key: "signups", label: "Sign-ups" },
-                { key: "posts", label: "Posts" },
-                { key: "comments", label: "Comments" },
-              ]}
-            />
-          </StatsSection>
+          <ChartSection
+            title="Views and visitors per day"
+            days={stats.daily}
+            series={VIEWS_SERIES}
+          />
+          <ChartSection
+            title="Sign-ups, posts and comments per day"
+            days={stats.daily}
+            series={[
+              { key: "signups", label: "Sign-ups" },
+              { key: "posts", label: "Posts" },
+              { key: "comments", label: "Comments" },
+            ]}
+          />
         </>
       )}
     </>
