@@ -144,31 +144,31 @@ const rowOf = (id: string, on: TestServer = server) =>
 
 /**
  * A delivery's retry comes due now, as if its wait were over (the worker checks every 200 ms).
- * Returns the moment before, which the retry's record comes after.
+ * Returns when its last try was recorded, which the retry's record comes after.
  */
 async function dueNow(id: string) {
-  const since = await afterEarlierTries();
+  const since = await lastTriedAt(id);
   await server.app.deps.db
     .updateTable("webhook_deliveries")
-    .set({ next_attempt_at: new Date(since).toISOString() })
+    .set({ next_attempt_at: new Date().toISOString() })
     .where("id", "=", id)
     .execute();
   return since;
 }
 
 /**
- * A time later than any try recorded so far: the clock moves on one millisecond first, so a try
- * written in the same millisecond as the caller's last look is not taken for the next one.
+ * When a delivery's last try was recorded, by the server's own clock (0: never). The server's
+ * clock never gives a time twice, so the next try's record is strictly later: a claim, which
+ * writes no time, is never taken for it (reading the test's clock instead failed on Node 24).
  */
-async function afterEarlierTries() {
-  const before = Date.now();
-  while (Date.now() <= before) await new Promise((resolve) => setTimeout(resolve, 1));
-  return Date.now();
+async function lastTriedAt(id: string) {
+  const row = await rowOf(id);
+  return row.last_attempt_at === null ? 0 : Date.parse(row.last_attempt_at);
 }
 
 /**
  * Waits until a delivery's try number `attempts` has been recorded (not merely claimed): its
- * last try is written at or after `since`, which the caller takes before the try can begin.
+ * last try is written after `since`, when the try before it was recorded.
  */
 async function tried(id: string, attempts: number, since = 0, on: TestServer = server) {
   await waitFor(
@@ -177,7 +177,7 @@ async function tried(id: string, attempts: number, since = 0, on: TestServer = s
       return (
         row.attempts === attempts &&
         row.last_attempt_at !== null &&
-        Date.parse(row.last_attempt_at) >= since
+        Date.parse(row.last_attempt_at) > since
       );
     },
     `try ${String(attempts)} of delivery ${id}`,
@@ -775,7 +775,7 @@ describe("retries", () => {
     const { body: queued } = await sendTest(hook._id);
     await tried(queued._id, 1);
     // As if the event were a day old when the next try comes.
-    const since = await afterEarlierTries();
+    const since = await lastTriedAt(queued._id);
     await server.app.deps.db
       .updateTable("webhook_deliveries")
       .set({
