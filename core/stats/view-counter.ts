@@ -34,26 +34,26 @@ interface Pending {
 }
 
 /** Readers held in memory at most between two writes; past it views count, new readers not. */
-export const PENDING_READERS_MAX = 100_000;
+const PENDING_READERS_MAX = 100_000;
 /**
  * Readers one address can be in a day: one per agent, this many agents, then one for the rest. A
  * household or an office shows a few agents; a client that changes its agent on every request
  * would otherwise be a reader (three rows of hashes) per request.
  */
-export const AGENTS_PER_ADDRESS = 64;
+const AGENTS_PER_ADDRESS = 64;
 /** Addresses whose readers are remembered in a day (~12 MB at most); past it, no bound per address. */
 const ADDRESSES_MAX = 50_000;
 /** Readers whose hash is kept at hand (the busiest ones stay: the map starts again when full). */
 const KNOWN_READERS_MAX = 10_000;
 /** How many rows one statement writes (SQLite's bound parameters stay well under its limit). */
 const CHUNK = 300;
-export const SITE_SCOPE = "site";
-export const authorScope = (authorId: string) => `author:${authorId}`;
+const SITE_SCOPE = "site";
+const authorScope = (authorId: string) => `author:${authorId}`;
 
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 /** A reader's hash for a day: nothing in it can be turned back into an address or an agent. */
-export function readerHash(salt: string, ip: string, userAgent: string) {
+function readerHash(salt: string, ip: string, userAgent: string) {
   return createHash("sha256")
     .update(salt)
     .update("\n")
@@ -72,7 +72,10 @@ export class ViewCounter {
   private dayEndsAt = 0;
   /** Each address's readers today (both as hashes), for the bound on readers an address makes. */
   private readersByAddress = new Map<string, Set<string>>();
-  /** Today's readers by address and agent, as they were hashed (memory only, for the day). */
+  /**
+   * Today's readers by address and agent, as they were hashed: the one place addresses and agents
+   * are kept, in memory only, until the day ends or the map fills.
+   */
   private knownReaders = new Map<string, Map<string, string>>();
   /** This batch's entries of visitors' views today, by post: found without making a key. */
   private visitorsToday = new Map<string, Pending>();
@@ -171,11 +174,6 @@ export class ViewCounter {
     return reader;
   }
 
-  /** Whether views are waiting to be written. */
-  get waiting() {
-    return this.pending.size > 0;
-  }
-
   /**
    * Makes sure today's and tomorrow's salts exist and are known here (every instance uses the
    * same), and deletes the salts of days that are over and the visitor hashes of the day before.
@@ -252,29 +250,26 @@ const DELETE_CHUNK = 2000;
  * so a site that stops counting keeps neither. With counting off, today's go too.
  */
 export async function forgetPastDays(db: Kysely<Database>, now: Date, counting = true) {
-  const today = dayOf(now);
+  let salts = db.deleteFrom("stats_salts");
+  if (counting) salts = salts.where("day", "<", dayOf(now));
+  await salts.execute();
   const yesterday = dayOf(new Date(now.getTime() - DAY_MS));
-  const saltsBefore = counting ? today : "9999";
-  const hashesBefore = counting ? yesterday : "9999";
-  await db.deleteFrom("stats_salts").where("day", "<", saltsBefore).execute();
   for (;;) {
-    const old = await db
-      .selectFrom("stats_visitors")
-      .select(["day", "scope", "visitor"])
-      .where("day", "<", hashesBefore)
-      .limit(DELETE_CHUNK)
-      .execute();
-    if (old.length === 0) return;
-    await db
-      .deleteFrom("stats_visitors")
-      .where((eb) =>
-        eb(
-          eb.refTuple("day", "scope", "visitor"),
-          "in",
-          old.map((row) => eb.tuple(row.day, row.scope, row.visitor)),
-        ),
-      )
-      .execute();
+    let hashes = db.selectFrom("stats_visitors").select(["day", "scope", "visitor"]);
+    if (counting) hashes = hashes.where("day", "<", yesterday);
+    const old = await hashes.limit(DELETE_CHUNK).execute();
+    if (old.length > 0) {
+      await db
+        .deleteFrom("stats_visitors")
+        .where((eb) =>
+          eb(
+            eb.refTuple("day", "scope", "visitor"),
+            "in",
+            old.map((row) => eb.tuple(row.day, row.scope, row.visitor)),
+          ),
+        )
+        .execute();
+    }
     if (old.length < DELETE_CHUNK) return;
   }
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { statsMessages } from "../../contract/stats.js";
 import { tablesOf } from "../../core/porting/database.js";
 import { openDatabase } from "../../db/connect.js";
+import { forgetPastDays } from "../../core/stats/view-counter.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, rawGet, type Client, type Reply } from "../support/http.js";
 import {
@@ -789,6 +790,39 @@ describe.skipIf(!SITE_BUILT)("VIEW_COUNTING", () => {
       await own.close();
     }
   }
+
+  it("forgets past days' salts and hashes; with counting off, today's too", async () => {
+    const own = await startTestServer({}, { viewFlushMs: 3_600_000 });
+    try {
+      const { db } = own.app.deps;
+      const now = new Date();
+      const day = (daysAgo: number) =>
+        new Date(now.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+      // Start-up made today's and tomorrow's salts; these stand for what earlier days left.
+      await db
+        .insertInto("stats_salts")
+        .values([{ day: day(1), salt: "yesterday's" }])
+        .execute();
+      await db
+        .insertInto("stats_visitors")
+        .values([0, 1, 2, 3].map((ago) => ({ day: day(ago), scope: "site", visitor: `v${ago}` })))
+        .execute();
+      const left = async () => ({
+        salts: (await db.selectFrom("stats_salts").select("day").orderBy("day").execute()).map(
+          (row) => row.day,
+        ),
+        hashes: (await db.selectFrom("stats_visitors").select("day").orderBy("day").execute()).map(
+          (row) => row.day,
+        ),
+      });
+      await forgetPastDays(db, now);
+      expect(await left()).toEqual({ salts: [day(0), day(-1)], hashes: [day(1), day(0)] });
+      await forgetPastDays(db, now, false);
+      expect(await left()).toEqual({ salts: [], hashes: [] });
+    } finally {
+      await own.close();
+    }
+  });
 
   it("off counts nothing; on, a server that stops writes what it counted", async () => {
     const on = await viewsLeftOnStop({});
