@@ -23,6 +23,7 @@ export const securityMessages = {
   passkeyInvalid: "This passkey could not be verified, please try again",
   passkeyUnknown: "This passkey is not registered here",
   passkeyNotFound: "Passkey not found",
+  passkeyTaken: "This passkey is already registered",
   passkeyAdded: "Passkey added",
   passkeyRemoved: "Passkey removed",
   sessionNotFound: "Session not found",
@@ -31,6 +32,8 @@ export const securityMessages = {
   signInExpired: "This sign-in took too long, please enter your email and password again",
   signInAgain:
     "For your safety, sign in again to set up two-factor sign-in or add a passkey: your last sign-in was over 15 minutes ago",
+  factorFirst:
+    "For your safety, sign in with your authenticator app or a passkey to add another way to sign in: this sign-in used only the password",
 } as const;
 
 const m = securityMessages;
@@ -46,6 +49,17 @@ export const TwoFactorDisableSchema = z.object({
     .string({ error: m.currentPasswordRequired })
     .min(1, m.currentPasswordRequired)
     .max(PASSWORD_MAX, m.currentPasswordWrong),
+});
+
+/**
+ * `DELETE /api/auth/passkeys/:id`: the current password, which a sign-in in the last 15 minutes
+ * stands in for (no body then).
+ */
+export const PasskeyRemoveSchema = z.object({
+  currentPassword: z
+    .string({ error: m.currentPasswordRequired })
+    .max(PASSWORD_MAX, m.currentPasswordWrong)
+    .optional(),
 });
 
 /** The second step of a sign-in: a code from the app, or one of the recovery codes. */

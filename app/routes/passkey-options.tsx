@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         context.deps,
         user,
         { name: fields.name ?? "" },
-        { sessionId: context.viewer.sessionId, signedInAt: context.viewer.signedInAt },
+        context.viewer,
       ),
       { headers: { "cache-control": "no-store" } },
     );

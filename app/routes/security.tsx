@@ -11,7 +11,12 @@ import {
   recoveryCodesLeft,
   setupTwoFactor,
 } from "../../core/auth/second-factor.js";
-import { endSession, listSessions, revokeUserSessions } from "../../core/auth/sessions.js";
+import {
+  endSession,
+  listSessions,
+  revokeUserSessions,
+  signedInRecently,
+} from "../../core/auth/sessions.js";
 import { otpauthUrl } from "../../core/auth/totp.js";
 import { invalid } from "../../core/shared/errors.js";
 import { requireUser } from "../../core/users/users-service.js";
@@ -54,6 +59,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     recoveryLeft,
     passkeys,
     sessions,
+    // Past it, removing a passkey asks for the password (a session alone does not prove the owner).
+    signedInRecently: signedInRecently(deps.clock(), viewer),
     // An admin account acting as a member here: the site's rule holds this session back.
     adminNeedsSecondFactor: user.is_admin === 1 && !viewer.actor.isAdmin,
   };
@@ -85,27 +92,32 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (tooMany) return tooMany;
   }
   const { deps } = context;
-  const session = { sessionId: viewer.sessionId, signedInAt: viewer.signedInAt };
   const result = await attempt(async (): Promise<{ message: string; recoveryCodes?: string[] }> => {
     const user = await requireUser(deps, viewer.actor.id);
     switch (intent) {
       case "totp-setup":
-        await setupTwoFactor(deps, user, session);
+        await setupTwoFactor(deps, user, viewer);
         return { message: "Scan the code with your app, then enter the code it shows" };
       case "totp-enable":
         return {
           message: securityMessages.enabled,
-          recoveryCodes: (await enableTwoFactor(deps, user, { code: fields.code ?? "" }, session))
+          recoveryCodes: (await enableTwoFactor(deps, user, { code: fields.code ?? "" }, viewer))
             .recoveryCodes,
         };
       case "totp-disable":
         await disableTwoFactor(deps, user, { currentPassword: fields.currentPassword ?? "" });
         return { message: securityMessages.disabled };
       case "passkey-add":
-        await verifyPasskeyRegistration(deps, user, passkeyAnswer(fields), session);
+        await verifyPasskeyRegistration(deps, user, passkeyAnswer(fields), viewer);
         return { message: securityMessages.passkeyAdded };
       case "passkey-remove":
-        await removePasskey(deps, user.id, fields.id ?? "");
+        await removePasskey(
+          deps,
+          user,
+          fields.id ?? "",
+          { currentPassword: fields.currentPassword ?? "" },
+          viewer,
+        );
         return { message: securityMessages.passkeyRemoved };
       case "session-end":
         await endSession(deps.db, user.id, fields.id ?? "");
@@ -119,7 +131,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   return result.ok
     ? { ok: true as const, intent, errors: {}, ...result.value }
-    : fail({ ...result, intent });
+    : fail({ ...result, intent, id: fields.id });
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [
@@ -131,7 +143,8 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
   { name: "robots", content: "noindex" },
 ];
 
-type Result = (ActionResult & { intent?: string; recoveryCodes?: string[] }) | undefined;
+type Result =
+  (ActionResult & { intent?: string; id?: string; recoveryCodes?: string[] }) | undefined;
 
 const errorsOf = (result: Result, intent: Intent) =>
   result && !result.ok && result.intent === intent ? (result.errors ?? {}) : {};
@@ -150,8 +163,10 @@ export default function Security({ loaderData }: Route.ComponentProps) {
       </p>
       {loaderData.adminNeedsSecondFactor ? (
         <p role="status" className="form-note">
-          This site asks admins to sign in with two-factor sign-in or a passkey. Until you set one
-          up here, or sign in again with one, you act as a member.
+          This site asks admins to sign in with two-factor sign-in or a passkey.{" "}
+          {twoFactorOn || passkeys.length > 0
+            ? "This sign-in used only the password: sign out and sign in again with your app's code or a passkey to act as an admin (and to add another way to sign in)."
+            : "Until you set one up here, or sign in again with one, you act as a member."}
         </p>
       ) : null}
 
@@ -244,14 +259,27 @@ export default function Security({ loaderData }: Route.ComponentProps) {
                     lastUsedAt={passkey.lastUsedAt}
                   />
                 </div>
-                <RowAction
-                  intent="passkey-remove"
-                  id={passkey._id}
-                  label="Remove"
-                  name={`Remove passkey ${passkey.name}`}
-                  danger
-                  busy={busy}
-                />
+                {loaderData.signedInRecently ? (
+                  <RowAction
+                    intent="passkey-remove"
+                    id={passkey._id}
+                    label="Remove"
+                    name={`Remove passkey ${passkey.name}`}
+                    danger
+                    busy={busy}
+                  />
+                ) : (
+                  <RemoveWithPassword
+                    id={passkey._id}
+                    name={passkey.name}
+                    error={
+                      result?.id === passkey._id
+                        ? errorsOf(result, "passkey-remove").currentPassword
+                        : undefined
+                    }
+                    busy={busy}
+                  />
+                )}
               </li>
             ))}
           </ul>
@@ -328,5 +356,39 @@ function RecoveryCodes({ codes, site }: { codes: string[]; site: string }) {
         Download the codes
       </a>
     </div>
+  );
+}
+
+/**
+ * A passkey's Remove once the sign-in is over 15 minutes old: the current password first, behind
+ * a disclosure so the list stays a list (no script needed).
+ */
+function RemoveWithPassword(props: {
+  id: string;
+  name: string;
+  error: string | undefined;
+  busy: boolean;
+}) {
+  return (
+    <details className="row-confirm" open={props.error !== undefined}>
+      <summary className="button button-small button-danger">
+        Remove<span className="visually-hidden"> passkey {props.name}</span>
+      </summary>
+      <Form method="post" className="form">
+        <input type="hidden" name="intent" value="passkey-remove" />
+        <input type="hidden" name="id" value={props.id} />
+        <Field
+          label="Current password"
+          name="currentPassword"
+          id={`field-remove-${props.id}`}
+          type="password"
+          autoComplete="current-password"
+          error={props.error}
+        />
+        <button type="submit" className="button button-danger" disabled={props.busy}>
+          Confirm removal<span className="visually-hidden"> of {props.name}</span>
+        </button>
+      </Form>
+    </details>
   );
 }

@@ -115,7 +115,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         {result?.ok && !tokenResult ? <p role="status">{result.message}</p> : null}
       </Form>
 
-      <section className="card form" aria-labelledby="tokens-title">
+      <section className="card form" id="api-tokens" aria-labelledby="tokens-title">
         <h2 id="tokens-title">API tokens</h2>
         <p>
           A token lets a script, a CI job or a static-site build use the API as you, without your

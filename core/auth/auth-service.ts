@@ -22,6 +22,7 @@ import { isId, newId } from "../shared/ids.js";
 import { liftEndedSuspensions } from "../users/suspension-end.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
+import { revokeUserTokens } from "../integrations/api-tokens.js";
 import { verifyPasskeyLogin } from "./passkeys.js";
 import {
   endPendingSignIns,
@@ -404,6 +405,8 @@ export async function resetPassword(deps: CoreDeps, userId: string, token: strin
     .where("id", "=", userId)
     .execute();
   await revokeUserSessions(deps.db, userId);
+  // A token made with the password that was lost (or stolen) would outlive it: they go too.
+  const tokensRevoked = await revokeUserTokens(deps.db, userId);
   await endPendingSignIns(deps.db, userId);
   // ...and decides: an e-mail change someone else asked for (the notice mail says to reset) ends.
   await cancelEmailChange(deps, userId);
@@ -415,7 +418,16 @@ export async function resetPassword(deps: CoreDeps, userId: string, token: strin
     .executeTakeFirst();
   if (user) {
     await deps.loginAttempts.clear(user.email_key);
-    await notifySecurityChange(deps, user, "password-changed");
+    const revoked =
+      tokensRevoked === 1
+        ? "your API token was revoked"
+        : `your ${String(tokensRevoked)} API tokens were revoked`;
+    await notifySecurityChange(
+      deps,
+      user,
+      "password-changed",
+      tokensRevoked > 0 ? `every device signed out; ${revoked}` : "every device signed out",
+    );
   }
   return { message: authMessages.passwordReset };
 }

@@ -7,20 +7,27 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import type { Selectable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import {
   PasskeyOptionsSchema,
+  PasskeyRemoveSchema,
   PasskeyResponseSchema,
   securityMessages,
 } from "../../contract/account-security.js";
-import type { ChallengeKind, PasskeysTable, UsersTable } from "../../db/schema.js";
+import type { ChallengeKind, Database, PasskeysTable, UsersTable } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { addMs, iso } from "../shared/clock.js";
-import { conflict, invalid, notFound } from "../shared/errors.js";
+import { conflict, DomainError, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
-import { assertRecentSignIn, notifySecurityChange } from "./second-factor.js";
+import {
+  assertMayAddFactor,
+  assertOwnerPresent,
+  assertRecentSignIn,
+  lockAccount,
+  notifySecurityChange,
+} from "./second-factor.js";
 import { markSecondFactor, type ChangingSession } from "./sessions.js";
 
 // Passkeys (WebAuthn) through @simplewebauthn/server (decision 024). The relying party is
@@ -143,6 +150,7 @@ export async function passkeyRegistrationOptions(
 ) {
   const { name } = validate(PasskeyOptionsSchema, body ?? {});
   assertRecentSignIn(deps, session);
+  await assertMayAddFactor(deps.db, user.id, session);
   const rp = relyingParty(deps);
   const existing = await deps.db
     .selectFrom("passkeys")
@@ -215,19 +223,30 @@ export async function verifyPasskeyRegistration(
     created_at: now,
     last_used_at: null,
   };
-  try {
-    await deps.db.insertInto("passkeys").values(row).execute();
-  } catch (error) {
-    const taken = await deps.db
+  const taken = async (db: Kysely<Database>) =>
+    (await db
       .selectFrom("passkeys")
       .select("id")
       .where("credential_id", "=", credential.id)
-      .executeTakeFirst();
-    if (taken) throw conflict("This passkey is already registered");
+      .executeTakeFirst()) !== undefined;
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      // One change to the account's factors at a time: a twin answer waits, then finds this one.
+      await lockAccount(trx, user.id);
+      if (await taken(trx)) throw conflict(securityMessages.passkeyTaken);
+      // Asked again: an app turned on since the options is a factor this session must have proven.
+      await assertMayAddFactor(trx, user.id, session);
+      await trx.insertInto("passkeys").values(row).execute();
+      // The account's first factor, just used with its lock in this session: as a sign-in with it
+      // would be. (An account that had one got here only with a session that had proven it.)
+      if (!session.secondFactor) await markSecondFactor(trx, session.sessionId);
+    });
+  } catch (error) {
+    // Another account's answer with the same credential, at the same moment.
+    if (!(error instanceof DomainError) && (await taken(deps.db)))
+      throw conflict(securityMessages.passkeyTaken);
     throw error;
   }
-  // The passkey was just used with its lock, in this session: as a sign-in with it would be.
-  await markSecondFactor(deps.db, session.sessionId);
   await notifySecurityChange(deps, user, "passkey-added", row.name);
   return presentPasskey(row);
 }
@@ -304,14 +323,27 @@ export async function listPasskeys(deps: Pick<CoreDeps, "db">, userId: string) {
   return rows.map(presentPasskey);
 }
 
-/** Removes one of the account's passkeys; 404 for an id that is not one of them. */
-export async function removePasskey(deps: Pick<CoreDeps, "db">, userId: string, id: string) {
-  const result = isId(id)
+/**
+ * Removes one of the account's passkeys (404 for an id that is not one of them), as turning
+ * two-factor sign-in off does: with the current password or a recent sign-in, and the owner told.
+ */
+export async function removePasskey(
+  deps: CoreDeps,
+  user: UsersTable,
+  id: string,
+  body: unknown,
+  session: ChangingSession,
+) {
+  const { currentPassword } = validate(PasskeyRemoveSchema, body ?? {});
+  await assertOwnerPresent(deps, user, session, currentPassword);
+  const removed = isId(id)
     ? await deps.db
         .deleteFrom("passkeys")
         .where("id", "=", id)
-        .where("user_id", "=", userId)
+        .where("user_id", "=", user.id)
+        .returning("name")
         .executeTakeFirst()
     : undefined;
-  if (result?.numDeletedRows !== 1n) throw notFound(securityMessages.passkeyNotFound);
+  if (!removed) throw notFound(securityMessages.passkeyNotFound);
+  await notifySecurityChange(deps, user, "passkey-removed", removed.name);
 }

@@ -56,6 +56,7 @@ export async function notifySecurityChange(
 ) {
   const links = {
     settings: `${deps.site.mailLinkUrl}/settings/security`,
+    tokens: `${deps.site.mailLinkUrl}/settings#api-tokens`,
     reset: `${deps.site.mailLinkUrl}/forgot-password`,
   };
   const mail = securityNoticeMail(
@@ -80,12 +81,35 @@ export function assertRecentSignIn(deps: Pick<CoreDeps, "clock">, session: Chang
 }
 
 /**
+ * While the account has a second factor, adding another needs a session that proved one: adding
+ * a factor proves nothing, else a stolen password would add its thief's app (and, for an admin,
+ * pass the site's second-factor rule). An account with none adds its first with the password.
+ */
+export async function assertMayAddFactor(db: Db, userId: string, session: ChangingSession) {
+  if (session.secondFactor) return;
+  if (await hasSecondFactor(db, userId)) throw forbidden(securityMessages.factorFirst);
+}
+
+/**
+ * Takes the account's row until the transaction ends, so changes to its factors happen one at a
+ * time (a no-op write: a row lock on PostgreSQL; SQLite runs one write transaction at a time).
+ */
+export async function lockAccount(trx: Transaction<Database>, userId: string) {
+  await trx
+    .updateTable("users")
+    .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+    .where("id", "=", userId)
+    .execute();
+}
+
+/**
  * A new secret for the app, kept aside until a code from it confirms it (`enableTwoFactor`): asking
  * again replaces it, and the sign-in does not change until then.
  */
 export async function setupTwoFactor(deps: CoreDeps, user: UsersTable, session: ChangingSession) {
   if (user.totp_secret !== null) throw conflict(securityMessages.alreadyOn);
   assertRecentSignIn(deps, session);
+  await assertMayAddFactor(deps.db, user.id, session);
   const secret = newTotpSecret();
   await deps.db
     .updateTable("users")
@@ -141,6 +165,9 @@ export async function enableTwoFactor(
     throw invalid(securityMessages.codeInvalid, { code: securityMessages.codeInvalid });
   }
   const recoveryCodes = await deps.db.transaction().execute(async (trx) => {
+    await lockAccount(trx, user.id);
+    // Asked again here: a passkey added since the setup is a factor this session must have proven.
+    await assertMayAddFactor(trx, user.id, session);
     const result = await trx
       .updateTable("users")
       .set({ totp_secret: secret, totp_pending_secret: null, totp_last_step: step })
@@ -149,23 +176,48 @@ export async function enableTwoFactor(
       .where("totp_pending_secret", "=", secret)
       .executeTakeFirst();
     if (result.numUpdatedRows !== 1n) throw conflict(securityMessages.alreadyOn);
-    // The code just given proves the app in this session, as a sign-in with it would.
-    await markSecondFactor(trx, session.sessionId);
+    // The account's first factor, just proven in this session as a sign-in with it would be. (An
+    // account that had one got here only with a session that had proven it already.)
+    if (!session.secondFactor) await markSecondFactor(trx, session.sessionId);
     return replaceRecoveryCodes(trx, user.id, iso(deps.clock()));
   });
   await notifySecurityChange(deps, user, "two-factor-on");
   return { recoveryCodes };
 }
 
-/** Turns two-factor sign-in off; the current password is asked, and wrong ones count as sign-in attempts. */
-export async function disableTwoFactor(deps: CoreDeps, user: UsersTable, body: unknown) {
-  const { currentPassword } = validate(TwoFactorDisableSchema, body);
+/** The current password, checked; a wrong one counts as a failed sign-in of the account. */
+async function assertCurrentPassword(deps: CoreDeps, user: UsersTable, currentPassword: string) {
   await countLoginAttempt(deps.loginAttempts, user.email_key);
   if (!(await verifyPassword(user.password_hash, currentPassword))) {
     const message = securityMessages.currentPasswordWrong;
     throw invalid(message, { currentPassword: message });
   }
   await deps.loginAttempts.clear(user.email_key);
+}
+
+/**
+ * Taking a way to sign in away needs the owner at the keyboard, not merely one of their sessions:
+ * the current password, or a sign-in in the last 15 minutes standing in for it.
+ */
+export async function assertOwnerPresent(
+  deps: CoreDeps,
+  user: UsersTable,
+  session: ChangingSession,
+  currentPassword: string | undefined,
+) {
+  if (currentPassword !== undefined && currentPassword !== "") {
+    await assertCurrentPassword(deps, user, currentPassword);
+    return;
+  }
+  if (signedInRecently(deps.clock(), session)) return;
+  const message = securityMessages.currentPasswordRequired;
+  throw invalid(message, { currentPassword: message });
+}
+
+/** Turns two-factor sign-in off; the current password is asked, and wrong ones count as sign-in attempts. */
+export async function disableTwoFactor(deps: CoreDeps, user: UsersTable, body: unknown) {
+  const { currentPassword } = validate(TwoFactorDisableSchema, body);
+  await assertCurrentPassword(deps, user, currentPassword);
   if (user.totp_secret === null) throw invalid(securityMessages.notOn);
   await turnOffTwoFactor(deps.db, user.id);
   await notifySecurityChange(deps, user, "two-factor-off");

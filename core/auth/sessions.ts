@@ -15,10 +15,14 @@ export const SESSION_TTL_MS = 30 * DAY_MS;
  */
 export const RECENT_SIGN_IN_MS = 15 * 60_000;
 
-/** The session making a change to its account: which one, and when it signed in (ISO time). */
+/**
+ * The session making a change to its account: which one, when it signed in (ISO time), and
+ * whether it signed in with (or has since proven) a second factor.
+ */
 export interface ChangingSession {
   sessionId: string;
   signedInAt: string;
+  secondFactor: boolean;
 }
 
 export const signedInRecently = (now: Date, session: ChangingSession) =>

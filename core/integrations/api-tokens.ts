@@ -13,6 +13,7 @@ import {
   underAdminRule,
   type ChangingSession,
 } from "../auth/sessions.js";
+import { notifySecurityChange } from "../auth/second-factor.js";
 import { hashToken, randomToken } from "../auth/tokens.js";
 import type { CoreDeps } from "../deps.js";
 import { iso } from "../shared/clock.js";
@@ -52,9 +53,9 @@ export const isApiToken = (token: string) =>
  * not end. It remembers whether its session proved a second factor (the admin rule asks).
  */
 export async function createApiToken(
-  deps: Pick<CoreDeps, "db" | "clock">,
+  deps: Pick<CoreDeps, "db" | "clock" | "mailer" | "site" | "log">,
   userId: string,
-  session: ChangingSession & { secondFactor: boolean },
+  session: ChangingSession,
   body: unknown,
 ) {
   const input = validate(TokenCreateSchema, body);
@@ -77,6 +78,16 @@ export async function createApiToken(
     last_used_at: null,
   };
   await deps.db.insertInto("api_tokens").values(row).execute();
+  // A token outlives the session that made it: its owner hears of it, as of a new passkey.
+  const owner = await deps.db
+    .selectFrom("users")
+    .select(["id", "email", "username"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (owner) {
+    const access = row.scope === "write" ? "read and write" : "read only";
+    await notifySecurityChange(deps, owner, "token-created", `“${row.name}”, ${access}`);
+  }
   return { ...present(row), token };
 }
 
@@ -93,6 +104,12 @@ const present = (row: {
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
 });
+
+/** Revokes every token of the person (a password reset: whoever reset it may not trust them). */
+export async function revokeUserTokens(db: Kysely<Database>, userId: string) {
+  const result = await db.deleteFrom("api_tokens").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
 
 /** The person's tokens, newest first, without the tokens. */
 export async function listApiTokens(db: Kysely<Database>, userId: string) {

@@ -31,7 +31,7 @@ export const passwordResetMail = (to: string, username: string, link: string, si
   linkMail(
     to,
     `Reset your ${site} password`,
-    `Hello ${username}, someone asked to reset your password. The link works once and expires in one hour. If it was not you, ignore this mail.`,
+    `Hello ${username}, someone asked to reset your password. The link works once and expires in one hour. A new password signs you out on every device and revokes your API tokens (make new ones afterwards). If it was not you, ignore this mail.`,
     "Reset your password",
     link,
   );
@@ -88,9 +88,19 @@ export function suspensionMail(
 
 /** What changed in an account's security, for the notice its owner is mailed (decision 024). */
 export type SecurityChange =
-  "two-factor-on" | "two-factor-off" | "passkey-added" | "password-changed" | "recovery-code-used";
+  | "two-factor-on"
+  | "two-factor-off"
+  | "passkey-added"
+  | "passkey-removed"
+  | "password-changed"
+  | "recovery-code-used"
+  | "token-created";
 
-const SECURITY_CHANGES: Record<SecurityChange, { subject: string; what: string }> = {
+/** Each change's subject and words, and whether its mail leads to the API tokens' list. */
+const SECURITY_CHANGES: Record<
+  SecurityChange,
+  { subject: string; what: string; where?: "tokens" }
+> = {
   "two-factor-on": {
     subject: "Two-factor sign-in is on",
     what: "two-factor sign-in was turned on for your account: signing in now also asks for a code from your authenticator app",
@@ -103,6 +113,10 @@ const SECURITY_CHANGES: Record<SecurityChange, { subject: string; what: string }
     subject: "A passkey was added",
     what: "a passkey was added to your account",
   },
+  "passkey-removed": {
+    subject: "A passkey was removed",
+    what: "a passkey was removed from your account: it no longer signs in",
+  },
   "password-changed": {
     subject: "Your password changed",
     what: "the password of your account was changed",
@@ -110,6 +124,11 @@ const SECURITY_CHANGES: Record<SecurityChange, { subject: string; what: string }
   "recovery-code-used": {
     subject: "A recovery code was used",
     what: "one of your recovery codes was used to sign in to your account",
+  },
+  "token-created": {
+    subject: "A new API token",
+    what: "an API token was created for your account: it acts as you without your password",
+    where: "tokens",
   },
 };
 
@@ -120,12 +139,14 @@ export function securityNoticeMail(
   site: string,
   change: SecurityChange,
   detail: string | undefined,
-  links: { settings: string; reset: string },
+  links: { settings: string; tokens: string; reset: string },
 ): MailMessage {
-  const { subject, what } = SECURITY_CHANGES[change];
+  const { subject, what, where } = SECURITY_CHANGES[change];
   const lines = [
     `Hello ${username}, ${what} on ${site}${detail ? ` (${detail})` : ""}.`,
-    `If it was you, there is nothing to do. If it was not, reset your password now (it signs out every session) and look at your security settings: ${links.settings}`,
+    where === "tokens"
+      ? `If it was you, there is nothing to do. If it was not, reset your password now (it signs out every session and revokes every token) and look at your tokens: ${links.tokens}`
+      : `If it was you, there is nothing to do. If it was not, reset your password now (it signs out every session) and look at your security settings: ${links.settings}`,
   ];
   const text = `${lines.join("\n\n")}\n\nReset your password: ${links.reset}\n`;
   const html =

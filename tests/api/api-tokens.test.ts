@@ -3,6 +3,7 @@ import { integrationMessages as m, TOKENS_PER_USER_MAX } from "../../contract/in
 import type { Clock } from "../../core/shared/clock.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
+import { lastMailTo, mailedLink, readOutbox } from "../support/mail.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -126,6 +127,33 @@ describe("creating a token", () => {
     const rows = await server.app.deps.db.selectFrom("api_tokens").selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(made.token);
     expect(JSON.stringify(rows)).not.toContain(made.token.slice(5));
+  });
+});
+
+describe("the owner's mail", () => {
+  it("tells of every new token: its name, what it may do, and where the list is", async () => {
+    const user = await buildUser(server, api);
+    const before = (await readOutbox(server.dataDir)).length;
+    await newToken(user, "write", "Deploy bot");
+    const mail = await lastMailTo(server.dataDir, user.email);
+    expect(mail.subject).toContain("A new API token");
+    expect(mail.text).toContain("“Deploy bot”, read and write");
+    expect(mail.text).toContain(`${server.config.publicUrl}/settings#api-tokens`);
+    await newToken(user, "read", "Reader");
+    expect((await lastMailTo(server.dataDir, user.email)).text).toContain("“Reader”, read only");
+    expect((await readOutbox(server.dataDir)).length).toBe(before + 2);
+  });
+
+  it("is not sent for a token refused", async () => {
+    const user = await buildUser(server, api);
+    const before = (await readOutbox(server.dataDir)).length;
+    const refused = await api.post(
+      "/api/tokens",
+      { name: "", scope: "read" },
+      { token: user.token },
+    );
+    expect(refused.status).toBe(400);
+    expect((await readOutbox(server.dataDir)).length).toBe(before);
   });
 });
 
@@ -384,5 +412,28 @@ describe("revoking a token", () => {
       .where("user_id", "=", user.id)
       .execute();
     expect(rows).toEqual([]);
+  });
+
+  it("a password reset revokes every token, as the reset mail says, and the notice counts them", async () => {
+    const { user, read, write } = await member();
+    await api.post("/api/password/reset-password-link", { email: user.email });
+    const mail = await lastMailTo(server.dataDir, user.email);
+    expect(mail.text).toContain("revokes your API tokens");
+    const link = await mailedLink(server.dataDir, user.email, "reset");
+    const reset = await api.post(`/api/password${link.pathname}`, { password: "An0ther!pass" });
+    expect(reset.status, reset.text).toBe(200);
+    for (const token of [read, write]) {
+      const refused = await api.get("/api/users/me/settings", { token });
+      expect(refused.status, refused.text).toBe(401);
+    }
+    const rows = await server.app.deps.db
+      .selectFrom("api_tokens")
+      .select("id")
+      .where("user_id", "=", user.id)
+      .execute();
+    expect(rows).toEqual([]);
+    const notice = await lastMailTo(server.dataDir, user.email);
+    expect(notice.subject).toContain("Your password changed");
+    expect(notice.text).toContain("your 2 API tokens were revoked");
   });
 });

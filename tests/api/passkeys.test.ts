@@ -4,9 +4,10 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PASSKEY_RESPONSE_MAX } from "../../contract/account-security.js";
+import * as OTPAuth from "otpauth";
+import { PASSKEY_RESPONSE_MAX, securityMessages } from "../../contract/account-security.js";
 import type { Clock } from "../../core/shared/clock.js";
-import { buildUser, type TestUser } from "../support/factories.js";
+import { buildUser, loginAs, type TestUser } from "../support/factories.js";
 import { loopbackAddress, postJsonFrom } from "../support/from-address.js";
 import { client, type Client, type Reply } from "../support/http.js";
 import { lastMailTo, readOutbox } from "../support/mail.js";
@@ -25,6 +26,9 @@ const INVALID = "This passkey could not be verified, please try again";
 const UNKNOWN = "This passkey is not registered here";
 const NOT_FOUND = "Passkey not found";
 const ALREADY = "This passkey is already registered";
+const PASSWORD_REQUIRED = "Current password is required";
+const PASSWORD_WRONG = "Current password is incorrect";
+const FACTOR_FIRST = securityMessages.factorFirst;
 const LOCKED =
   /^Too many failed sign-in attempts for this account, please try again in 1[45] minutes$/;
 
@@ -640,6 +644,34 @@ describe("GET and DELETE /api/auth/passkeys", () => {
     expect(Date.parse(list[0]?.lastUsedAt ?? "")).toBeGreaterThanOrEqual(before - 1000);
   });
 
+  it("asks for the current password once the sign-in is over 15 minutes old (400), and keeps the passkey", async () => {
+    const user = await buildUser(server, api);
+    const { passkey, credential } = await addPasskey(user, { name: "Phone" });
+    skew += 16 * MINUTE;
+    const remove = (body?: unknown) =>
+      api.delete(`/api/auth/passkeys/${passkey._id}`, { token: user.token }, body);
+    for (const body of [undefined, {}, { currentPassword: "" }]) {
+      const reply = await remove(body);
+      expectRefused(reply, 400, PASSWORD_REQUIRED);
+      expect(reply.body).toMatchObject({ errors: { currentPassword: PASSWORD_REQUIRED } });
+    }
+    const wrong = await remove({ currentPassword: "Not-the-pass1!" });
+    expectRefused(wrong, 400, PASSWORD_WRONG);
+    expect(await listPasskeys(user)).toEqual([passkey]);
+    expect(
+      (await readOutbox(server.dataDir)).filter((mail) => mail.to === user.email),
+    ).toHaveLength(
+      1, // the passkey's "added"
+    );
+    const reply = await remove({ currentPassword: user.password });
+    expect(reply.status, reply.text).toBe(204);
+    expect(await listPasskeys(user)).toEqual([]);
+    expectRefused(await signIn(credential), 400, UNKNOWN);
+    const mail = await lastMailTo(server.dataDir, user.email);
+    expect(mail.subject).toContain("A passkey was removed");
+    expect(mail.text).toContain("(Phone)");
+  });
+
   it("removes a passkey (204), which then cannot sign in", async () => {
     const user = await buildUser(server, api);
     const kept = await addPasskey(user, { name: "Kept" });
@@ -657,6 +689,107 @@ describe("GET and DELETE /api/auth/passkeys", () => {
       NOT_FOUND,
     );
     expect((await signIn(kept.credential)).status).toBe(200);
+    // Within 15 minutes of the sign-in, no password is asked; the owner is told all the same.
+    expect((await lastMailTo(server.dataDir, user.email)).subject).toContain(
+      "A passkey was removed",
+    );
+  });
+});
+
+describe("adding a second factor to an account that has one (issue 45)", () => {
+  const settings = {
+    title: "Site",
+    welcome: "Welcome",
+    contactPhone: "+1 555 0100",
+    contactEmail: "contact@example.com",
+  };
+  const adminRule = async (token: string, on: boolean) => {
+    const reply = await api.put(
+      "/api/admin/settings",
+      { ...settings, requireAdminSecondFactor: on },
+      { token },
+    );
+    expect(reply.status, reply.text).toBe(200);
+  };
+  const appCode = (secret: string) =>
+    new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
+      timestamp: Date.now() + skew,
+    });
+  const auditStatus = async (token: string) =>
+    (await api.get("/api/admin/audit", { token })).status;
+
+  it("needs a session that signed in with one: a password alone never becomes an admin's session", async () => {
+    const admin = await buildUser(server, api, { isAdmin: true });
+    const { credential } = await addPasskey(admin);
+    const strong = { ...admin, token: (await signIn(credential)).body.token };
+    await adminRule(strong.token, true);
+    try {
+      // The password alone: a member's session, as the rule says.
+      const weak = { ...admin, token: await loginAs(api, admin.email, admin.password) };
+      expect(await auditStatus(weak.token)).toBe(403);
+      // Not an app of its own: neither its setup, nor the confirmation of one begun elsewhere.
+      const setupWeak = await api.post("/api/auth/2fa/setup", undefined, { token: weak.token });
+      expectRefused(setupWeak, 403, FACTOR_FIRST);
+      const setup = await api.post<{ secret: string }>("/api/auth/2fa/setup", undefined, {
+        token: strong.token,
+      });
+      expect(setup.status, setup.text).toBe(200);
+      const enableWeak = await api.post(
+        "/api/auth/2fa/enable",
+        { code: appCode(setup.body.secret) },
+        { token: weak.token },
+      );
+      expectRefused(enableWeak, 403, FACTOR_FIRST);
+      // Nor another passkey: neither its options, nor an answer to options begun elsewhere.
+      expectRefused(
+        await api.post("/api/auth/passkeys/register/options", {}, { token: weak.token }),
+        403,
+        FACTOR_FIRST,
+      );
+      const { options, challengeId } = await creationOptions(strong);
+      const { response } = register(options, server.url);
+      expectRefused(
+        await verifyRegistration(weak, { ...response, challengeId }),
+        403,
+        FACTOR_FIRST,
+      );
+      expect(await listPasskeys(admin)).toHaveLength(1);
+      expect(await auditStatus(weak.token)).toBe(403);
+      // The session that signed in with the passkey adds both, and the weak one stays a member's.
+      const enabled = await api.post(
+        "/api/auth/2fa/enable",
+        { code: appCode(setup.body.secret) },
+        { token: strong.token },
+      );
+      expect(enabled.status, enabled.text).toBe(200);
+      await addPasskey(strong);
+      expect(await listPasskeys(admin)).toHaveLength(2);
+      expect(await auditStatus(strong.token)).toBe(200);
+      expect(await auditStatus(weak.token)).toBe(403);
+    } finally {
+      await adminRule(strong.token, false);
+    }
+  });
+
+  it("refuses a passkey to a session older than the account's app", async () => {
+    const user = await buildUser(server, api);
+    const older = { ...user, token: await loginAs(api, user.email, user.password) };
+    const setup = await api.post<{ secret: string }>("/api/auth/2fa/setup", undefined, {
+      token: user.token,
+    });
+    const enable = await api.post(
+      "/api/auth/2fa/enable",
+      { code: appCode(setup.body.secret) },
+      { token: user.token },
+    );
+    expect(enable.status, enable.text).toBe(200);
+    expectRefused(
+      await api.post("/api/auth/passkeys/register/options", {}, { token: older.token }),
+      403,
+      FACTOR_FIRST,
+    );
+    // The session that turned the app on proved it, and adds a passkey.
+    await addPasskey(user);
   });
 });
 
@@ -711,6 +844,22 @@ describe("with RATE_LIMITS=on", () => {
       address,
     );
   }
+
+  it("counts wrong passwords to remove a passkey as failed sign-ins of the account", async () => {
+    const { user, credential } = await passkeyOn(limited);
+    const [passkey] = (
+      await limitedApi.get<PasskeyJSON[]>("/api/auth/passkeys", { token: user.token })
+    ).body;
+    const id = passkey?._id ?? "";
+    const remove = (currentPassword: string) =>
+      limitedApi.delete(`/api/auth/passkeys/${id}`, { token: user.token }, { currentPassword });
+    for (let i = 0; i < 5; i += 1)
+      expectRefused(await remove("Not-the-pass1!"), 400, PASSWORD_WRONG);
+    const locked = await remove(user.password);
+    expect(locked.status).toBe(429);
+    expect(locked.body.message).toMatch(LOCKED);
+    expect((await signInFromNewAddress(credential)).status).toBe(429);
+  });
 
   it("refuses the sixth answer for an account after five bad ones, a good one too (429)", async () => {
     const { credential } = await passkeyOn(limited);

@@ -168,7 +168,21 @@ describe("passkeys", () => {
     expect(await shows(page.getByText("Signed out everywhere else"))).toBe(true);
     expect((await api.get("/api/auth/sessions", { token: user.token })).status).toBe(401);
 
-    await laptop.getByRole("button", { name: "Remove passkey Test laptop" }).click();
+    // Past the first 15 minutes of a sign-in, removing a passkey asks for the password.
+    const longAgo = new Date(Date.now() - 16 * 60_000).toISOString();
+    await server.app.deps.db
+      .updateTable("sessions")
+      .set({ created_at: longAgo })
+      .where("user_id", "=", user.id)
+      .execute();
+    await page.reload();
+    await laptop.locator("summary", { hasText: "Remove" }).click();
+    await laptop.getByLabel("Current password").fill("Not-the-pass1!");
+    await laptop.getByRole("button", { name: "Confirm removal of Test laptop" }).click();
+    expect(await shows(laptop.getByText("Current password is incorrect"))).toBe(true);
+    await expectAccessible(page);
+    await laptop.getByLabel("Current password").fill(user.password);
+    await laptop.getByRole("button", { name: "Confirm removal of Test laptop" }).click();
     expect(await shows(page.getByText("No passkeys yet."))).toBe(true);
     expectNoProblems(watched);
     await watched.context.close();

@@ -54,8 +54,8 @@ export function client(baseUrl: string) {
   return {
     get: <T = Record<string, unknown>>(path: string, options?: RequestOptions) =>
       send<T>("GET", path, undefined, options),
-    delete: <T = Record<string, unknown>>(path: string, options?: RequestOptions) =>
-      send<T>("DELETE", path, undefined, options),
+    delete: <T = Record<string, unknown>>(path: string, options?: RequestOptions, body?: unknown) =>
+      send<T>("DELETE", path, json(body), { ...options, json: body !== undefined }),
     post: <T = Record<string, unknown>>(path: string, body?: unknown, options?: RequestOptions) =>
       send<T>("POST", path, json(body), { ...options, json: body !== undefined }),
     put: <T = Record<string, unknown>>(path: string, body?: unknown, options?: RequestOptions) =>

@@ -7,6 +7,8 @@ export type Failure = ActionResult & {
   ok: false;
   status: number;
   intent?: string;
+  /** The row it was about, where a page lists several with one form each. */
+  id?: string | undefined;
   /** More facts of the refusal beside its message (a suspension's reason and end). */
   details?: Readonly<Record<string, string | boolean | null>>;
 };

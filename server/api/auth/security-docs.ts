@@ -1,5 +1,6 @@
 import {
   PasskeyOptionsSchema,
+  PasskeyRemoveSchema,
   PasskeyResponseSchema,
   TwoFactorDisableSchema,
   TwoFactorEnableSchema,
@@ -109,11 +110,18 @@ export const securityDocs = {
   },
   removePasskey: {
     summary: "Remove a passkey",
+    description:
+      "Needs the current password (a wrong one counts as a failed sign-in), or a sign-in in the " +
+      "last 15 minutes and no body. The owner is mailed.",
     access: "session",
     tag,
     params: { id: "The passkey's id" },
+    body: PasskeyRemoveSchema,
     response: { status: 204, description: "Removed" },
-    errors: { 404: "Not one of your passkeys" },
+    errors: {
+      400: "No current password after the first 15 minutes of a sign-in, or a wrong one",
+      404: "Not one of your passkeys",
+    },
   },
   listSessions: {
     summary: "Your signed-in devices",

@@ -84,7 +84,8 @@ export function securityRoutes(app: FastifyInstance, deps: CoreDeps) {
     "/api/auth/passkeys/:id",
     documented(docs.removePasskey, limits.security),
     async (request, reply) => {
-      await removePasskey(deps, (await owner(request)).user.id, request.params.id);
+      const session = await owner(request);
+      await removePasskey(deps, session.user, request.params.id, request.body, session);
       return reply.status(204).send();
     },
   );
