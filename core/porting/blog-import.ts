@@ -82,9 +82,19 @@ export async function importBlog(
   const imagesDir = options.imagesDir ? await realpath(options.imagesDir) : undefined;
   const authors = new Map(blog.authors.map((author) => [author.ref, author]));
   const accounts = new Map<string, Actor>();
+  let commenters = 0;
 
-  /** The account of an address, made (unverified, with a password nobody knows) when new. */
-  async function accountFor(name: string, email: string, bio: string, ref: string) {
+  /**
+   * The account of an address, made (unverified, with a password nobody knows) when new; a
+   * commenter's is always a placeholder of their name (`commenter`: no note of its own).
+   */
+  async function accountFor(
+    name: string,
+    email: string,
+    bio: string,
+    ref: string,
+    commenter = false,
+  ) {
     const usable = EMAIL_PATTERN.test(email) && email.length <= EMAIL_MAX;
     const username = usernameFrom(name);
     const address = usable
@@ -117,7 +127,8 @@ export async function importBlog(
         .set({ bio: bio.trim().slice(0, BIO_MAX) })
         .where("id", "=", user.id)
         .execute();
-    if (!usable)
+    if (commenter) commenters += 1;
+    else if (!usable)
       report.notes.push(
         `${name}: no usable e-mail address in the export, so the account has ${address} until an admin changes it`,
       );
@@ -408,11 +419,14 @@ export async function importBlog(
           });
           continue;
         }
+        // The address typed into a comment form proves nothing: a placeholder of the name, never
+        // the account of whoever has that address here (an admin's, say).
         const commenter = await accountFor(
           comment.authorName,
-          comment.authorEmail,
+          "",
           "",
           `comment:${comment.authorName}`,
+          true,
         );
         comments.push({
           id: newId(),
@@ -455,6 +469,10 @@ export async function importBlog(
     }
   }
   options.progress?.done();
+  if (commenters > 0)
+    report.notes.push(
+      `${String(commenters)} commenter(s) got a placeholder account under their name (@${PLACEHOLDER_DOMAIN}): the address typed into a comment form proves nothing, so no comment went to an account by it`,
+    );
   // A link led to a post that was then not imported (refused, or without a body) leads nowhere.
   for (const [from, targets] of linkedRefs) {
     if (!writtenIds.has(postIds.get(from) ?? "")) continue;

@@ -11,9 +11,9 @@ export interface ForeignAuthor {
   bio: string;
 }
 
+/** A comment as its source shows it: by a name (any address typed with it proves nothing). */
 export interface ForeignComment {
   authorName: string;
-  authorEmail: string;
   text: string;
   createdAt: string;
 }
@@ -74,3 +74,20 @@ export class SourceRefused extends Error {
     this.name = "SourceRefused";
   }
 }
+
+/**
+ * The most characters of post and comment HTML (or documents) one import converts: conversion is
+ * linear, but a file is not bounded, so neither would its time be. Past it, each further post is a
+ * line of the report: import the rest from a second, smaller export.
+ */
+export const IMPORT_SOURCE_MAX = 32 * 1024 * 1024;
+
+/** A reader's limits; tests lower them. */
+export interface ReadLimits {
+  /** `IMPORT_SOURCE_MAX` unless given. */
+  sourceMax?: number;
+}
+
+/** Why a post past the import's budget was left out. */
+export const budgetSpent = (max: number) =>
+  `this import already converted ${String(Math.round(max / (1024 * 1024)))} MB of HTML, its most: import the remaining posts from a smaller export (WordPress: Tools > Export by dates; Ghost: remove what was imported)`;

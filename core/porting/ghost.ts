@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { IMAGE_ALT_MAX, POST_DESCRIPTION_MAX } from "../../contract/limits.js";
-import { isoTime, SourceRefused, type ForeignBlog, type ForeignPost } from "./foreign.js";
+import {
+  budgetSpent,
+  IMPORT_SOURCE_MAX,
+  isoTime,
+  SourceRefused,
+  type ForeignBlog,
+  type ForeignPost,
+  type ReadLimits,
+} from "./foreign.js";
 import markdownItFactory, { type MarkdownIt } from "markdown-it";
 import { decodeEntities, escapeMarkdown, htmlToMarkdown, isSafeHref } from "./html-to-markdown.js";
 
@@ -119,7 +127,9 @@ function hiddenOnGhost(post: { status?: string | null; visibility?: string | nul
   return `its status is ${post.status ?? "unknown"}`;
 }
 
-export function readGhostExport(source: string): ForeignBlog {
+export function readGhostExport(source: string, limits: ReadLimits = {}): ForeignBlog {
+  const sourceMax = limits.sourceMax ?? IMPORT_SOURCE_MAX;
+  let converted = 0;
   let json: unknown;
   try {
     json = JSON.parse(source);
@@ -197,6 +207,11 @@ export function readGhostExport(source: string): ForeignBlog {
       });
       continue;
     }
+    if (converted + (source?.length ?? 0) > sourceMax) {
+      skipped.push({ item: `post ${ref}`, reason: budgetSpent(sourceMax) });
+      continue;
+    }
+    converted += source?.length ?? 0;
     let markdown: string;
     try {
       markdown = bodyOf(post, notes);
@@ -345,13 +360,26 @@ export function lexicalToMarkdown(document: unknown, notes: string[] = []): stri
     .trim();
 }
 
-function lexicalInline(nodes: LexicalNode[] = []): string {
+/**
+ * Deeper than any editor nests (a link in a list item in a list...): a document that goes further
+ * is refused as that post's line in the report, before the recursion that reads it could overflow.
+ */
+const LEXICAL_DEPTH_MAX = 32;
+
+const nestingChecked = (depth: number) => {
+  if (depth > LEXICAL_DEPTH_MAX)
+    throw new Error(`its document nests deeper than ${String(LEXICAL_DEPTH_MAX)} levels`);
+  return depth;
+};
+
+function lexicalInline(nodes: LexicalNode[] = [], depth = 0): string {
+  nestingChecked(depth);
   return nodes
     .map((node) => {
       if (node.type === "linebreak") return "  \n";
       if (node.type === "link" || node.type === "autolink")
-        return linked(lexicalInline(node.children), node.url ?? "");
-      if (node.children) return lexicalInline(node.children);
+        return linked(lexicalInline(node.children, depth + 1), node.url ?? "");
+      if (node.children) return lexicalInline(node.children, depth + 1);
       const format = typeof node.format === "number" ? node.format : 0;
       // Lexical's format bits: 1 bold, 2 italic, 4 strike-through, 16 code, 32 sub, 64 super.
       if (format & 16) return wrapped(node.text ?? "", "`");
@@ -370,6 +398,7 @@ const captionOf = (caption: string | undefined) =>
   caption?.trim() ? `\n\n*${htmlToMarkdown(caption)}*` : "";
 
 function lexicalList(node: LexicalNode, depth: number): string {
+  nestingChecked(depth);
   const ordered = node.listType === "number";
   let number = 0;
   return (node.children ?? [])

@@ -1,4 +1,5 @@
 import TurndownService from "turndown";
+import { limitHtmlDepth } from "./html-depth.js";
 
 /**
  * HTML of another platform as Markdown (CommonMark + GFM, as this site writes bodies). Scripts,
@@ -19,7 +20,9 @@ export function htmlToMarkdown(html: string): string {
   service ??= createService();
   abbreviations.clear();
   // HTML's old name for an abbreviation.
-  const markdown = service.turndown(html.replace(/<(\/?)acronym\b/gi, "<$1abbr")).trim();
+  const markdown = service
+    .turndown(limitHtmlDepth(html.replace(/<(\/?)acronym\b/gi, "<$1abbr")))
+    .trim();
   if (abbreviations.size === 0) return markdown;
   const definitions = [...abbreviations].map(([text, title]) => `*[${text}]: ${title}`);
   return `${markdown}\n\n${definitions.join("\n")}`;
@@ -73,6 +76,17 @@ export function escapeMarkdown(text: string): string {
   service ??= createService();
   return service.escape(text);
 }
+
+/**
+ * Text on one line: its lines trimmed and joined by a space (a pattern like `\s*\n\s*` would scan
+ * a long run of spaces again from each of them).
+ */
+const oneLine = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join(" ");
 
 function createService() {
   const turndown = new TurndownService({
@@ -135,11 +149,11 @@ function createService() {
   });
   turndown.addRule("definition-term", {
     filter: "dt",
-    replacement: (content) => `\n\n${content.replace(/\s*\n\s*/g, " ").trim()}\n`,
+    replacement: (content) => `\n\n${oneLine(content)}\n`,
   });
   turndown.addRule("definition", {
     filter: "dd",
-    replacement: (content) => `: ${content.replace(/\s*\n\s*/g, " ").trim()}\n`,
+    replacement: (content) => `: ${oneLine(content)}\n`,
   });
   turndown.addRule("definition-list", {
     filter: "dl",

@@ -11,10 +11,57 @@ const BLOCKS =
   "(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|math|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary)";
 const BLOCK_OPEN = new RegExp(`(<${BLOCKS}[\\s/>])`, "gi");
 const BLOCK_CLOSE = new RegExp(`(</${BLOCKS}>)`, "gi");
-const P_AROUND_BLOCK = new RegExp(`<p>\\s*(</?${BLOCKS}[^>]*>)\\s*</p>`, "gi");
-const P_BEFORE_BLOCK = new RegExp(`<p>\\s*(</?${BLOCKS}[^>]*>)`, "gi");
-const P_AFTER_BLOCK = new RegExp(`(</?${BLOCKS}[^>]*>)\\s*</p>`, "gi");
-const BR_AFTER_BLOCK = new RegExp(`(</?${BLOCKS}[^>]*>)\\s*<br />`, "gi");
+const P_AROUND_BLOCK = new RegExp(`<p>\\s*(</?${BLOCKS}[^<>]*>)\\s*</p>`, "gi");
+const P_BEFORE_BLOCK = new RegExp(`<p>\\s*(</?${BLOCKS}[^<>]*>)`, "gi");
+const P_AFTER_BLOCK = new RegExp(`(</?${BLOCKS}[^<>]*>)\\s*</p>`, "gi");
+const BR_AFTER_BLOCK = new RegExp(`(</?${BLOCKS}[^<>]*>)\\s*<br />`, "gi");
+
+/**
+ * The HTML without the block editor's comments (`<!-- wp:... -->`, `<!-- /wp:... -->`), read in one
+ * pass: a pattern with a lazy `[\s\S]*?-->` would scan to the end again from every unclosed one.
+ */
+function withoutBlockComments(html: string): string {
+  const parts: string[] = [];
+  let copiedUpTo = 0;
+  let start = html.indexOf("<!--");
+  while (start !== -1) {
+    const end = html.indexOf("-->", start + 4);
+    if (end === -1) break;
+    if (/^<!--\s*\/?wp:/.test(html.slice(start, end))) {
+      parts.push(html.slice(copiedUpTo, start));
+      copiedUpTo = end + 3;
+    }
+    start = html.indexOf("<!--", end + 3);
+  }
+  parts.push(html.slice(copiedUpTo));
+  return parts.join("");
+}
+
+/**
+ * Replaces each span from an `open` match to the next `close` match (both global patterns), in one
+ * pass: once no `close` follows, no later span can end either.
+ */
+function replaceSpans(
+  text: string,
+  open: RegExp,
+  close: RegExp,
+  replace: (span: string) => string,
+): string {
+  const parts: string[] = [];
+  let copiedUpTo = 0;
+  open.lastIndex = 0;
+  for (let start = open.exec(text); start; start = open.exec(text)) {
+    close.lastIndex = start.index + start[0].length;
+    const end = close.exec(text);
+    if (!end) break;
+    const after = end.index + end[0].length;
+    parts.push(text.slice(copiedUpTo, start.index), replace(text.slice(start.index, after)));
+    copiedUpTo = after;
+    open.lastIndex = after;
+  }
+  parts.push(text.slice(copiedUpTo));
+  return parts.join("");
+}
 
 /**
  * WordPress's wpautop: blank lines make paragraphs and single line breaks `<br>`, around the block
@@ -22,10 +69,10 @@ const BR_AFTER_BLOCK = new RegExp(`(</?${BLOCKS}[^>]*>)\\s*<br />`, "gi");
  * editor's comments (`<!-- wp:... -->`) are dropped first.
  */
 export function autop(html: string): string {
-  let text = html.replace(/<!--\s*\/?wp:[\s\S]*?-->/g, "").replace(/\r\n?/g, "\n");
+  let text = withoutBlockComments(html).replace(/\r\n?/g, "\n");
   if (text.trim() === "") return "";
   const pres: string[] = [];
-  text = text.replace(/<pre[\s>][\s\S]*?<\/pre>/gi, (pre) => {
+  text = replaceSpans(text, /<pre[\s>]/gi, /<\/pre>/gi, (pre) => {
     pres.push(pre);
     return `<pre data-kept="${String(pres.length - 1)}"></pre>`;
   });
@@ -35,8 +82,8 @@ export function autop(html: string): string {
     .replace(BLOCK_CLOSE, "$1\n\n")
     .replace(/(<hr\s*\/?>)/gi, "$1\n\n")
     // A line break inside a tag (between attributes) is not one of the text's.
-    .replace(/<[^>]*>/g, (tag) => tag.replace(/\n/g, " "))
-    .replace(/\s*(<figcaption[^>]*>)/gi, "$1")
+    .replace(/<[^<>]*>/g, (tag) => tag.replace(/\n/g, " "))
+    .replace(/(?<!\s)\s*(<figcaption[^<>]*>)/gi, "$1")
     .replace(/<\/figcaption>\s*/gi, "</figcaption>")
     .replace(/\n\n+/g, "\n\n");
   text = text
@@ -47,15 +94,15 @@ export function autop(html: string): string {
     .replace(/<p>\s*<\/p>/g, "")
     .replace(/<p>([^<]+)<\/(div|address|form)>/gi, "<p>$1</p></$2>")
     .replace(P_AROUND_BLOCK, "$1")
-    .replace(/<p>(<li.+?)<\/p>/gi, "$1")
-    .replace(/<p><blockquote([^>]*)>/gi, "<blockquote$1><p>")
+    .replace(/<p>(<li(?:(?!<p>).)*?)<\/p>/gi, "$1")
+    .replace(/<p><blockquote([^<>]*)>/gi, "<blockquote$1><p>")
     .replace(/<\/blockquote><\/p>/gi, "</p></blockquote>")
     .replace(P_BEFORE_BLOCK, "$1")
     .replace(P_AFTER_BLOCK, "$1")
     .replace(/<br\s*\/?>/gi, "<br />")
-    .replace(/(?<!<br \/>)\s*\n/g, "<br />\n")
+    .replace(/(?<!<br \/>)(?<!\s)\s*\n/g, "<br />\n")
     .replace(BR_AFTER_BLOCK, "$1")
-    .replace(/<br \/>(\s*<\/?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^>]*>)/gi, "$1")
+    .replace(/<br \/>(\s*<\/?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^<>]*>)/gi, "$1")
     .replace(/\n<\/p>$/, "</p>");
   return text.replace(/<pre data-kept="(\d+)"><\/pre>/g, (_whole, index: string) => {
     return pres[Number(index)] ?? "";
@@ -123,7 +170,7 @@ export function expandShortcodes(
   const unknown = new Set<string>();
 
   const expanded = html.replace(
-    /\[(\[?)([a-z_][\w-]*)((?:\s[^\]]*)?)\](?:([\s\S]*?)\[\/\2\])?(\]?)/gi,
+    /\[(\[?)([a-z_][\w-]*)((?:\s[^\][]*)?)\](?:((?:(?!\[\/?[a-z_])[\s\S])*?)\[\/\2\])?(\]?)/gi,
     (whole, open: string, rawName: string, rawAttributes: string, content = "", close: string) => {
       // `[[name]]` is WordPress's way to write a shortcode as text.
       if (open === "[" && close === "]") return whole.slice(1, -1);
@@ -190,7 +237,7 @@ export function expandShortcodes(
 
 /** A title WordPress allows HTML in (`Title <em>With</em> Markup`): its text. */
 export function textOfHtml(html: string): string {
-  return decodeEntities(html.replace(/<[^>]*>/g, ""))
+  return decodeEntities(html.replace(/<[^<>]*>/g, ""))
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -202,23 +249,23 @@ export function textOfHtml(html: string): string {
 export function commentText(html: string): string {
   const text = autop(html)
     .replace(
-      /<a\s[^>]*?href\s*=\s*["']([^"']*)["'][^>]*>([\s\S]*?)<\/a>/gi,
+      /<a\s[^<>]*?href\s*=\s*["']([^"'<>]*)["'][^<>]*>((?:(?!<a\s)[\s\S])*?)<\/a>/gi,
       (_whole, href: string, label: string) => {
         const shown = textOfHtml(label);
         const address = decodeEntities(href);
         return shown === "" || shown === address ? address : `${shown} (${address})`;
       },
     )
-    .replace(/<img\s[^>]*>/gi, (tag) => {
+    .replace(/<img\s[^<>]*>/gi, (tag) => {
       const src = /\ssrc\s*=\s*["']([^"']*)["']/i.exec(tag)?.[1] ?? "";
       const alt = /\salt\s*=\s*["']([^"']*)["']/i.exec(tag)?.[1] ?? "";
       return [alt, src].filter(Boolean).join(" ");
     })
     .replace(/<br\s*\/?>\s*/gi, "\n")
     .replace(/<\/(p|blockquote|li|h[1-6]|pre|div)>\s*/gi, "\n\n")
-    .replace(/<[^>]*>/g, "");
+    .replace(/<[^<>]*>/g, "");
   return decodeEntities(text)
-    .replace(/[ \t]+\n/g, "\n")
+    .replace(/(?<![ \t])[ \t]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }

@@ -1,8 +1,11 @@
 import { SaxesParser } from "saxes";
 import { COMMENT_MAX, IMAGE_ALT_MAX, POST_DESCRIPTION_MAX } from "../../contract/limits.js";
 import {
+  budgetSpent,
+  IMPORT_SOURCE_MAX,
   isoTime,
   SourceRefused,
+  type ReadLimits,
   type ForeignAuthor,
   type ForeignBlog,
   type ForeignComment,
@@ -66,6 +69,12 @@ const all = (element: XmlElement | undefined, name: string) =>
   element?.children.filter((candidate) => candidate.name === name) ?? [];
 const textOf = (element: XmlElement | undefined, name: string) =>
   (child(element, name)?.text ?? "").trim();
+/** A post's custom field (`wp:postmeta`) by its key. */
+const metaOf = (item: XmlElement, key: string) =>
+  textOf(
+    all(item, "wp:postmeta").find((meta) => textOf(meta, "wp:meta_key") === key),
+    "wp:meta_value",
+  );
 
 /** WordPress writes GMT times as `2024-01-02 03:04:05`, and `0000-00-00 00:00:00` for none. */
 function wordpressTime(value: string) {
@@ -94,7 +103,9 @@ const HIDDEN_STATUSES: Record<string, string> = {
  * type post with their categories, status, dates, feature image (`_thumbnail_id`, an attachment
  * item) and approved comments.
  */
-export function readWordpressExport(source: string): ForeignBlog {
+export function readWordpressExport(source: string, limits: ReadLimits = {}): ForeignBlog {
+  const sourceMax = limits.sourceMax ?? IMPORT_SOURCE_MAX;
+  let converted = 0;
   const document = parseXml(source);
   const channel = child(child(document, "rss"), "channel");
   if (
@@ -112,11 +123,6 @@ export function readWordpressExport(source: string): ForeignBlog {
     bio: "",
   }));
   const items = all(channel, "item");
-  const metaOf = (item: XmlElement, key: string) =>
-    textOf(
-      all(item, "wp:postmeta").find((meta) => textOf(meta, "wp:meta_key") === key),
-      "wp:meta_value",
-    );
   const attachments: Attachment[] = items
     .filter((item) => textOf(item, "wp:post_type") === "attachment")
     .map((item) => ({
@@ -171,78 +177,23 @@ export function readWordpressExport(source: string): ForeignBlog {
       });
       continue;
     }
-    const notes: string[] = [];
-    const comments: ForeignComment[] = [];
-    for (const comment of all(item, "wp:comment")) {
-      const author = textOf(comment, "wp:comment_author") || "Anonymous";
-      const kind = textOf(comment, "wp:comment_type");
-      if (textOf(comment, "wp:comment_approved") !== "1") {
-        skipped.push({ item: `a comment by ${author} on ${ref}`, reason: "it was not approved" });
-        continue;
-      }
-      if (kind !== "" && kind !== "comment") continue; // pingbacks and trackbacks
-      const html = child(comment, "wp:comment_content")?.text ?? "";
-      if (html.length > 10 * COMMENT_MAX) {
-        skipped.push({
-          item: `a comment by ${author} on ${ref}`,
-          reason: `comments have at most ${String(COMMENT_MAX)} characters; it has ${String(html.length)}`,
-        });
-        continue;
-      }
-      const commentedAt =
-        wordpressTime(textOf(comment, "wp:comment_date_gmt")) ??
-        wordpressTime(textOf(comment, "wp:comment_date")) ??
-        createdAt;
-      comments.push({
-        authorName: author,
-        authorEmail: textOf(comment, "wp:comment_author_email"),
-        // Comments here are plain text: the HTML WordPress allows in them becomes its text.
-        text: commentText(html),
-        createdAt: commentedAt,
+    const work = source.length + commentsLength(item);
+    if (converted + work > sourceMax) {
+      skipped.push({ item: `post ${ref}`, reason: budgetSpent(sourceMax) });
+      continue;
+    }
+    converted += work;
+    try {
+      posts.push(
+        readPost(item, { ref, status, createdAt, source, attachments, attachmentsById }, skipped),
+      );
+    } catch (error) {
+      // One post that cannot be converted is that post's line in the report, never the import's end.
+      skipped.push({
+        item: `post ${ref}`,
+        reason: `its body could not be converted (${(error as Error).message})`,
       });
     }
-    // A password-protected post shows its body and comments only to those given the password.
-    const hiddenBecause =
-      textOf(item, "wp:post_password") === ""
-        ? (HIDDEN_STATUSES[status] ?? null)
-        : "password-protected";
-    const terms = (domain: string) =>
-      all(item, "category")
-        .filter((category) => category.attributes.domain === domain)
-        .map((category) => textOfHtml(category.text))
-        .filter(Boolean);
-    const [category = null, ...otherCategories] = terms("category");
-    if (otherCategories.length > 0)
-      notes.push(
-        `also in the categories ${otherCategories.join(", ")} (a post has one category here): kept as tags where they fit`,
-      );
-    if (textOf(item, "wp:is_sticky") === "1")
-      notes.push(
-        "was sticky on WordPress; this site has no pinned posts, it is listed by its date",
-      );
-    const html = expandShortcodes(
-      source,
-      { postId: textOf(item, "wp:post_id"), attachments },
-      notes,
-    );
-    const cover = attachmentsById.get(metaOf(item, "_thumbnail_id"));
-    posts.push({
-      ref,
-      title: textOfHtml(child(item, "title")?.text ?? ""),
-      markdown: htmlToMarkdown(autop(html)),
-      status: status === "publish" ? "published" : "draft",
-      hiddenBecause,
-      publishedAt: status === "publish" ? createdAt : null,
-      createdAt,
-      updatedAt: wordpressTime(textOf(item, "wp:post_modified_gmt")) ?? createdAt,
-      category,
-      tags: [...terms("post_tag"), ...otherCategories],
-      authorRef: textOf(item, "dc:creator"),
-      featureImage: cover?.url ?? null,
-      featureImageAlt: cover?.alt.slice(0, IMAGE_ALT_MAX) || null,
-      comments,
-      notes,
-    });
   }
   const siteUrl = textOf(channel, "link");
   return {
@@ -252,5 +203,106 @@ export function readWordpressExport(source: string): ForeignBlog {
     skipped,
     imagePaths,
     ...(URL.canParse(siteUrl) ? { siteUrl } : {}),
+  };
+}
+
+/** The characters of HTML a post's comments bring to convert. */
+const commentsLength = (item: XmlElement) =>
+  all(item, "wp:comment").reduce(
+    (sum, comment) => sum + (child(comment, "wp:comment_content")?.text.length ?? 0),
+    0,
+  );
+
+/** One post item of the export as the writer takes it: its body converted, its comments read. */
+function readPost(
+  item: XmlElement,
+  context: {
+    ref: string;
+    status: string;
+    createdAt: string;
+    source: string;
+    attachments: Attachment[];
+    attachmentsById: ReadonlyMap<string, Attachment>;
+  },
+  skipped: ForeignBlog["skipped"],
+): ForeignPost {
+  const { ref, status, createdAt, source, attachments, attachmentsById } = context;
+  const notes: string[] = [];
+  const comments: ForeignComment[] = [];
+  // Pingbacks, trackbacks and plugins' own kinds (reviews, webmentions...), counted by kind.
+  const otherKinds = new Map<string, number>();
+  for (const comment of all(item, "wp:comment")) {
+    const author = textOf(comment, "wp:comment_author") || "Anonymous";
+    const kind = textOf(comment, "wp:comment_type");
+    if (textOf(comment, "wp:comment_approved") !== "1") {
+      skipped.push({ item: `a comment by ${author} on ${ref}`, reason: "it was not approved" });
+      continue;
+    }
+    if (kind !== "" && kind !== "comment") {
+      otherKinds.set(kind, (otherKinds.get(kind) ?? 0) + 1);
+      continue;
+    }
+    const html = child(comment, "wp:comment_content")?.text ?? "";
+    if (html.length > 10 * COMMENT_MAX) {
+      skipped.push({
+        item: `a comment by ${author} on ${ref}`,
+        reason: `comments have at most ${String(COMMENT_MAX)} characters; it has ${String(html.length)}`,
+      });
+      continue;
+    }
+    const commentedAt =
+      wordpressTime(textOf(comment, "wp:comment_date_gmt")) ??
+      wordpressTime(textOf(comment, "wp:comment_date")) ??
+      createdAt;
+    comments.push({
+      authorName: author,
+      // Comments here are plain text: the HTML WordPress allows in them becomes its text.
+      text: commentText(html),
+      createdAt: commentedAt,
+    });
+  }
+  for (const [kind, count] of otherKinds)
+    skipped.push({
+      item: `${String(count)} ${kind}(s) on ${ref}`,
+      reason:
+        kind === "pingback" || kind === "trackback"
+          ? "pingbacks and trackbacks are other sites' notices of a link, not comments; this site keeps none"
+          : `only comments are imported, not WordPress's "${kind}" kind`,
+    });
+  // A password-protected post shows its body and comments only to those given the password.
+  const hiddenBecause =
+    textOf(item, "wp:post_password") === ""
+      ? (HIDDEN_STATUSES[status] ?? null)
+      : "password-protected";
+  const terms = (domain: string) =>
+    all(item, "category")
+      .filter((category) => category.attributes.domain === domain)
+      .map((category) => textOfHtml(category.text))
+      .filter(Boolean);
+  const [category = null, ...otherCategories] = terms("category");
+  if (otherCategories.length > 0)
+    notes.push(
+      `also in the categories ${otherCategories.join(", ")} (a post has one category here): kept as tags where they fit`,
+    );
+  if (textOf(item, "wp:is_sticky") === "1")
+    notes.push("was sticky on WordPress; this site has no pinned posts, it is listed by its date");
+  const html = expandShortcodes(source, { postId: textOf(item, "wp:post_id"), attachments }, notes);
+  const cover = attachmentsById.get(metaOf(item, "_thumbnail_id"));
+  return {
+    ref,
+    title: textOfHtml(child(item, "title")?.text ?? ""),
+    markdown: htmlToMarkdown(autop(html)),
+    status: status === "publish" ? "published" : "draft",
+    hiddenBecause,
+    publishedAt: status === "publish" ? createdAt : null,
+    createdAt,
+    updatedAt: wordpressTime(textOf(item, "wp:post_modified_gmt")) ?? createdAt,
+    category,
+    tags: [...terms("post_tag"), ...otherCategories],
+    authorRef: textOf(item, "dc:creator"),
+    featureImage: cover?.url ?? null,
+    featureImageAlt: cover?.alt.slice(0, IMAGE_ALT_MAX) || null,
+    comments,
+    notes,
   };
 }

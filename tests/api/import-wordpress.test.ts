@@ -6,7 +6,7 @@ import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { allFiles, runCli } from "../support/porting.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { ADMIN_EMAIL, startTestServer, type TestServer } from "../support/test-server.js";
 
 /** Each command is a process of its own that loads the sources: seconds each on a busy machine. */
 const CLI_TIMEOUT = 120_000;
@@ -147,11 +147,12 @@ function postItem(fields: {
   status: string;
   password?: string;
   comments?: string;
+  body?: string;
 }) {
   return `<item>
     <title>${fields.title}</title>
     <dc:creator>${cdata("linus")}</dc:creator>
-    <content:encoded>${cdata(`<p>The body of ${fields.title}.</p>`)}</content:encoded>
+    <content:encoded>${cdata(fields.body ?? `<p>The body of ${fields.title}.</p>`)}</content:encoded>
     <wp:post_id>${String(fields.id)}</wp:post_id>
     <wp:post_date_gmt>${cdata(`2023-06-${String(fields.id).padStart(2, "0")} 08:00:00`)}</wp:post_date_gmt>
     <wp:post_name>${cdata(fields.slug)}</wp:post_name>
@@ -245,7 +246,10 @@ describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI
     expect(first.stdout).toContain(
       "page contact: this site has posts only: copy a page's text into a post by hand if it should stay",
     );
-    expect(first.stdout).not.toContain("Other blog");
+    // Every loss is reported: the pingback too.
+    expect(first.stdout).toContain(
+      "1 pingback(s) on first-post: pingbacks and trackbacks are other sites' notices of a link, not comments; this site keeps none",
+    );
   });
 
   it("keeps dates, status, category, author and the feature and body images", async () => {
@@ -308,13 +312,17 @@ describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI
       .execute();
     expect(comments).toEqual([
       {
-        // Comments are plain text here: WordPress's HTML in them becomes its text.
+        // Comments are plain text here: WordPress's HTML in them becomes its text. The address
+        // typed with it proves nothing: the commenter is a placeholder of the name.
         text: "Great post!",
         created_at: "2024-01-05T06:07:08.000Z",
-        email: "reader@example.net",
+        email: expect.stringMatching(/^readerone-[0-9a-f]{8}@imported\.invalid$/) as unknown,
         username: "ReaderOne",
       },
     ]);
+    expect(first.stdout).toContain(
+      "1 commenter(s) got a placeholder account under their name (@imported.invalid)",
+    );
   });
 
   it("adds nothing when run again", async () => {
@@ -440,6 +448,129 @@ describe(
         expect(run.stdout).toContain(
           `a comment by ${author} on template-password-protected: it was not approved`,
         );
+    });
+  },
+);
+
+describe(
+  "npm run import -- --wordpress: a hostile or careless export (issue 45)",
+  { timeout: CLI_TIMEOUT },
+  () => {
+    let run: Awaited<ReturnType<typeof runCli>>;
+    let member: Awaited<ReturnType<typeof buildUser>>;
+    const NESTINGS = [
+      ["div", "<div>", "</div>"],
+      ["bold", "<b>", "</b>"],
+      ["list", "<ul><li>", "</li></ul>"],
+      ["quote", "<blockquote>", "</blockquote>"],
+    ] as const;
+    const nested = (open: string, close: string) =>
+      `${open.repeat(2000)}deep text${close.repeat(2000)}`;
+
+    beforeAll(async () => {
+      member = await buildUser(server, client(server.url));
+      const file = path.join(scratch, "hostile.xml");
+      const typedAddresses = [ADMIN_EMAIL, member.email.toUpperCase()].map((email, index) =>
+        comment({
+          id: 41 + index,
+          author: `Impostor ${String(index)}`,
+          email,
+          date: "2023-06-27 09:00:00",
+          content: "I am who my address says.",
+          approved: "1",
+        }),
+      );
+      const notices = ["pingback", "trackback", "trackback"].map((type, index) =>
+        comment({
+          id: 51 + index,
+          author: "Elsewhere",
+          email: "",
+          date: "2023-06-27 10:00:00",
+          content: "Linked here",
+          approved: "1",
+          type,
+        }),
+      );
+      const posts = NESTINGS.map(([name, open, close], index) =>
+        postItem({
+          id: 26 + index,
+          title: `Nested ${name}`,
+          slug: `nested-${name}`,
+          status: "publish",
+          body: nested(open, close),
+        }),
+      );
+      await writeFile(
+        file,
+        wxrOf(
+          [
+            ...posts,
+            postItem({
+              id: 30,
+              title: "A plain post",
+              slug: "a-plain-post",
+              status: "publish",
+              comments: [...typedAddresses, ...notices].join("\n"),
+            }),
+          ].join("\n"),
+        ),
+      );
+      run = await runCli("import", ["--wordpress", file], site());
+    }, 60_000);
+
+    const imported = (title: string) =>
+      server.app.deps.db
+        .selectFrom("posts")
+        .selectAll()
+        .where("title", "=", title)
+        .executeTakeFirst();
+
+    it("imports posts of 2,000 nested elements beside the others, their text kept", async () => {
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("posts: 5");
+      for (const [name] of NESTINGS) {
+        const post = await imported(`Nested ${name}`);
+        expect(post?.description, name).toContain("deep text");
+      }
+      expect((await imported("A plain post"))?.status).toBe("published");
+    });
+
+    it("never gives a comment to an account by the address typed with it", async () => {
+      const post = await imported("A plain post");
+      const comments = await server.app.deps.db
+        .selectFrom("comments")
+        .innerJoin("users", "users.id", "comments.user_id")
+        .select(["users.email", "users.username", "users.is_admin"])
+        .where("post_id", "=", post?.id ?? "")
+        .orderBy("users.username")
+        .execute();
+      expect(comments).toEqual([
+        {
+          email: expect.stringMatching(/^impostor0-[0-9a-f]{8}@imported\.invalid$/) as unknown,
+          username: "Impostor0",
+          is_admin: 0,
+        },
+        {
+          email: expect.stringMatching(/^impostor1-[0-9a-f]{8}@imported\.invalid$/) as unknown,
+          username: "Impostor1",
+          is_admin: 0,
+        },
+      ]);
+      const theirs = await server.app.deps.db
+        .selectFrom("comments")
+        .innerJoin("users", "users.id", "comments.user_id")
+        .select("comments.id")
+        .where((eb) =>
+          eb.or([eb("users.email_key", "=", ADMIN_EMAIL), eb("users.id", "=", member.id)]),
+        )
+        .execute();
+      expect(theirs).toEqual([]);
+    });
+
+    it("reports the pingbacks and trackbacks it left out", () => {
+      expect(run.stdout).toContain("1 pingback(s) on a-plain-post: pingbacks and trackbacks");
+      expect(run.stdout).toContain("2 trackback(s) on a-plain-post: pingbacks and trackbacks");
     });
   },
 );
