@@ -453,7 +453,7 @@ describe(
 );
 
 describe(
-  "npm run import -- --wordpress: a hostile or careless export (issue 45)",
+  "npm run import -- --wordpress: a hostile or careless export (decision 019)",
   { timeout: CLI_TIMEOUT },
   () => {
     let run: Awaited<ReturnType<typeof runCli>>;

@@ -696,7 +696,7 @@ describe("GET and DELETE /api/auth/passkeys", () => {
   });
 });
 
-describe("adding a second factor to an account that has one (issue 45)", () => {
+describe("adding a second factor to an account that has one (decision 024)", () => {
   const settings = {
     title: "Site",
     welcome: "Welcome",

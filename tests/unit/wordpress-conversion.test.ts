@@ -4,7 +4,7 @@ import { htmlToMarkdown } from "../../core/porting/html-to-markdown.js";
 import { readWordpressExport } from "../../core/porting/wordpress.js";
 import { autop, commentText, expandShortcodes } from "../../core/porting/wordpress-html.js";
 
-// The WordPress conversion on hostile input (issue 45): no recursion whose depth the input
+// The WordPress conversion on hostile input (decision 019): no recursion whose depth the input
 // decides, and no work that grows with the square of a post's length.
 
 /** Inputs that made a pattern scan to the end again from each of their pieces. */
