@@ -42,6 +42,20 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
   },
   {
+    // Page addresses come from contract/page-paths.ts: a route that moves changes in one place.
+    files: ["app/**", "server/**", "core/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "TemplateElement[value.raw=/^\\/(profile|posts\\/details|posts\\/categories|tags|stats\\/posts)\\/$/]",
+          message: "Build page addresses with contract/page-paths.ts.",
+        },
+      ],
+    },
+  },
+  {
     // Import direction of DESIGN.md section 3: core and db know nothing of HTTP or the web site.
     files: ["core/**", "db/**", "contract/**"],
     rules: {

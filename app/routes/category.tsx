@@ -2,7 +2,6 @@ import { data, redirect } from "react-router";
 import { PAGE_SIZE } from "../../contract/limits.js";
 import { findCategoryByTitle } from "../../core/categories/categories-service.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
-import { categoryPath } from "../features/layout/header.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { cardsOf, NoPosts, PostGrid } from "../features/posts/post-card.js";
 import { savedIslands } from "../features/reading/bookmark-button.js";
@@ -10,6 +9,7 @@ import { savedPart } from "../features/reading/saved.server.js";
 import { feedLinks } from "../feed-links.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/category";
+import { categoryPath } from "../../contract/page-paths.js";
 
 /** This route's id, naming its viewer part (decision 021). */
 const ROUTE = "routes/category";

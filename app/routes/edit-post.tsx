@@ -22,7 +22,6 @@ import { Field, SelectField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { useAutosave, type AutosaveState } from "../features/posts/autosave.js";
-import { postPath } from "../features/posts/post-card.js";
 import { LocalTime, PublishControls, STATUS_LABELS } from "../features/posts/publish-controls.js";
 import { publishingFields } from "../features/posts/publishing.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
@@ -31,6 +30,7 @@ import { WritingFields } from "../features/posts/writing-fields.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/edit-post";
+import { postPath } from "../../contract/page-paths.js";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 

@@ -7,10 +7,10 @@ import {
 } from "../../core/notifications/notifications-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
-import { postPath } from "../features/posts/post-card.js";
 import { pageMeta } from "../meta.js";
 import { shortDate } from "../ui/format.js";
 import type { Route } from "./+types/notifications";
+import { postPath, profilePath } from "../../contract/page-paths.js";
 
 /**
  * A page of the reader's notifications. Opening it marks the ones it shows read: they still show
@@ -46,7 +46,7 @@ type Shown = Route.ComponentProps["loaderData"]["notifications"][number];
 
 /** Who did what, linking to where it happened. */
 function Saying({ notification: n }: { notification: Shown }) {
-  const who = <Link to={`/profile/${n.actor._id}`}>{n.actor.username}</Link>;
+  const who = <Link to={profilePath(n.actor._id)}>{n.actor.username}</Link>;
   const post =
     n.postId === undefined ? null : (
       <Link to={`${postPath(n.postId)}${n.commentId ? "#comments-title" : ""}`}>

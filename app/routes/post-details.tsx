@@ -6,7 +6,6 @@ import { listCommentThreads } from "../../core/comments/threads.js";
 import { getPost } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { getProfileBasics } from "../../core/users/users-service.js";
-import { categoryPath } from "../features/layout/header.js";
 import { pageMeta } from "../meta.js";
 import { imageSources } from "../ui/format.js";
 import { CommentThreads } from "../features/comments/comment-threads.js";
@@ -41,6 +40,7 @@ import publishingStyles from "../features/posts/publishing.css?url";
 import commentStyles from "../features/comments/comments.css?url";
 import type { loader as rootLoader } from "../root.js";
 import type { Route } from "./+types/post-details";
+import { categoryPath, postPath, profilePath } from "../../contract/page-paths.js";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: postBodyStyles },
@@ -150,14 +150,14 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
 
 export const meta = ({ loaderData }: Route.MetaArgs) => {
   const { post, site } = loaderData;
-  const url = post.canonicalUrl ?? `${site.publicUrl}/posts/details/${post._id}`;
+  const url = post.canonicalUrl ?? `${site.publicUrl}${postPath(post._id)}`;
   // The writer's summary for search engines and share cards, or the body's first words.
   const description = post.metaDescription ?? post.excerpt;
   return [
     ...pageMeta(site, {
       title: post.title,
       description,
-      path: `/posts/details/${post._id}`,
+      path: postPath(post._id),
       canonicalUrl: post.canonicalUrl,
     }),
     { property: "og:type", content: "article" },
@@ -182,7 +182,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
     <Pager
       page={comments.page}
       pages={comments.pages}
-      path={`/posts/details/${post._id}`}
+      path={postPath(post._id)}
       param="comments"
       label="Comment pages"
       defaultPage={comments.pages}
@@ -279,7 +279,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         <div>
           <div className="follow-row">
             <p className="author-name">
-              Written by <Link to={`/profile/${post.user._id}`}>{post.user.username}</Link>
+              Written by <Link to={profilePath(post.user._id)}>{post.user.username}</Link>
             </p>
             {island((mine) =>
               mine?.following === undefined ? null : (
@@ -315,7 +315,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
                 ))
               : null}
             {member ? (
-              <ShareMenu url={`${site.publicUrl}/posts/details/${post._id}`} title={post.title} />
+              <ShareMenu url={`${site.publicUrl}${postPath(post._id)}`} title={post.title} />
             ) : null}
             {member
               ? island((mine) =>

@@ -42,6 +42,7 @@ import { pageMeta } from "../meta.js";
 import { EditIcon } from "../ui/icons.js";
 import type { LimitName } from "../context.js";
 import type { Route } from "./+types/profile";
+import { profilePath } from "../../contract/page-paths.js";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 
@@ -56,9 +57,7 @@ interface ProfileViewerData extends SavedData {
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   // A shell is the page for every member who is neither the owner nor an admin: the host renders
   // the page whole for those two (server/web/member-pages.ts), and for visitors none is made.
-  const viewer = context.shell
-    ? undefined
-    : requireViewer(context, `/profile/${encodeURIComponent(params.id)}`);
+  const viewer = context.shell ? undefined : requireViewer(context, profilePath(params.id));
   const page = pageFrom(request.url);
   const { deps } = context;
   try {
@@ -161,7 +160,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
     title: loaderData.profile.username,
     description:
       loaderData.profile.bio || `${loaderData.profile.username} on ${loaderData.site.title}`,
-    path: `/profile/${loaderData.profile._id}`,
+    path: profilePath(loaderData.profile._id),
   }),
   ...feedLinks(`author=${loaderData.profile._id}`, loaderData.profile.username),
 ];
@@ -176,9 +175,8 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         {render}
       </Island>
     );
-  const profilePath = `/profile/${profile._id}`;
   const tabPath = (name: ProfileTab) =>
-    name === "posts" ? profilePath : `${profilePath}?tab=${name}`;
+    profilePath(profile._id, name === "posts" ? undefined : name);
   const result = useActionData<typeof action>();
   useToastOn(result);
   return (

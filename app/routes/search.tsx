@@ -6,6 +6,7 @@ import { pageFrom, Pager } from "../features/posts/pager.js";
 import { cardsOf, PostCard, type NotOnCards } from "../features/posts/post-card.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/search";
+import { searchPath } from "../../contract/page-paths.js";
 
 /** A search's results as the page is given them: its cards without counts (`cardsOf`). */
 interface FoundPosts {
@@ -135,7 +136,7 @@ function Found({ q, page, results }: { q: string; page: number; results: FoundPo
           ))}
         </div>
       )}
-      <Pager page={page} pages={pages} path={`/search?q=${encodeURIComponent(q)}`} />
+      <Pager page={page} pages={pages} path={searchPath(q)} />
     </>
   );
 }

@@ -2,10 +2,8 @@ import { data, Link } from "react-router";
 import { DomainError } from "../../core/shared/errors.js";
 import { postWithStats } from "../../core/stats/stats-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
-import { postPath } from "../features/posts/post-card.js";
 import {
   ChartSection,
-  postStatsPath,
   RangeRefused,
   RangeSwitch,
   ReferrerRanking,
@@ -17,6 +15,7 @@ import { statsRangeOf } from "../features/stats/stats-range.server.js";
 import statsStyles from "../features/stats/stats.css?url";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/stats-post";
+import { postPath, postStatsPath } from "../../contract/page-paths.js";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: statsStyles }];
 

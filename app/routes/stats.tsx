@@ -3,7 +3,6 @@ import { writerStats } from "../../core/stats/stats-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import {
   ChartSection,
-  postStatsPath,
   RangeRefused,
   RangeSwitch,
   Ranking,
@@ -16,6 +15,7 @@ import { statsRangeOf } from "../features/stats/stats-range.server.js";
 import statsStyles from "../features/stats/stats.css?url";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/stats";
+import { postStatsPath } from "../../contract/page-paths.js";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: statsStyles }];
 

@@ -4,12 +4,12 @@ import { PAGE_SIZE } from "../../contract/limits.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";
 import { cardsOf, PostGrid } from "../features/posts/post-card.js";
-import { tagPath } from "../features/posts/tag-list.js";
 import { savedIslands } from "../features/reading/bookmark-button.js";
 import { savedPart } from "../features/reading/saved.server.js";
 import { feedLinks } from "../feed-links.js";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/tag";
+import { tagPath } from "../../contract/page-paths.js";
 
 /** This route's id, naming its viewer part (decision 021). */
 const ROUTE = "routes/tag";

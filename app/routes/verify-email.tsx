@@ -11,6 +11,7 @@ import { requireVisitor } from "../features/auth/guards.server.js";
 import { attempt } from "../features/forms/action.server.js";
 import { verificationMeta } from "../meta.js";
 import type { Route } from "./+types/verify-email";
+import { profilePath } from "../../contract/page-paths.js";
 
 /**
  * The mailed link lands here (the same path answers JSON to API clients). Verifying happens on the
@@ -44,7 +45,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     verified: result.ok,
     // "Invalid Link" says it all, but for an address someone else took meanwhile.
     problem: !result.ok && result.status !== 400 ? result.message : undefined,
-    profilePath: viewer ? `/profile/${viewer.user._id}` : undefined,
+    profilePath: viewer ? profilePath(viewer.user._id) : undefined,
   };
 }
 

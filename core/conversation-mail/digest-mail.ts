@@ -2,6 +2,7 @@ import type { MailEventKind } from "../../db/schema.js";
 import type { MailMessage } from "../mail/mailer.js";
 import type { CoreDeps } from "../deps.js";
 import { unsubscribeLinks } from "./unsubscribe.js";
+import { postPath } from "../../contract/page-paths.js";
 
 export interface MailedComment {
   kind: MailEventKind;
@@ -45,7 +46,7 @@ export async function conversationMail(
   const items = comments.map((comment) => ({
     line: lineOf(comment),
     text: quote(comment.text),
-    link: `${deps.site.mailLinkUrl}/posts/details/${comment.postId}#comment-${comment.commentId}`,
+    link: `${deps.site.mailLinkUrl}${postPath(comment.postId)}#comment-${comment.commentId}`,
   }));
   const intro = `Hello ${recipient.username}, here is what is new in your conversations on ${site}.`;
   const footer = `You get this mail because someone answered you on ${site}. Stop these mails:`;

@@ -31,6 +31,7 @@ import { newId } from "../shared/ids.js";
 import { actorOf, type Actor } from "../users/policies.js";
 import type { ForeignBlog, ForeignPost } from "./foreign.js";
 import type { Progress } from "./progress.js";
+import { postPath } from "../../contract/page-paths.js";
 
 export interface BlogImportReport {
   imported: {
@@ -264,7 +265,7 @@ export async function importBlog(
         const id = slug === undefined ? undefined : postIds.get(slug);
         if (!id || slug === undefined) return whole;
         linkedRefs.set(post.ref, (linkedRefs.get(post.ref) ?? new Set()).add(slug));
-        return `[${label}](/posts/details/${id}${String(title)})`;
+        return `[${label}](${postPath(id)}${String(title)})`;
       },
     );
 

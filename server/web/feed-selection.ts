@@ -5,6 +5,7 @@ import { listPosts, type PostFilter } from "../../core/posts/posts-service.js";
 import type { PostSummary } from "../../core/posts/presenters.js";
 import { invalid, notFound } from "../../core/shared/errors.js";
 import { findUser } from "../../core/users/users-service.js";
+import { categoryPath, profilePath, tagPath } from "../../contract/page-paths.js";
 
 /** Posts a feed lists: the latest, as most readers keep what they saw before. */
 const FEED_ITEMS = 20;
@@ -60,7 +61,7 @@ async function categoryFeed(deps: CoreDeps, text: string): Promise<FeedSelection
   const title = category?.title ?? text;
   const posts = await latest(deps, { category: title });
   if (!category && posts.length === 0) return undefined;
-  const path = `/posts/categories/${encodeURIComponent(title)}`;
+  const path = categoryPath(title);
   return {
     posts,
     topic: { param: "category", value: title, name: title, path, phrase: `in ${title}` },
@@ -73,7 +74,7 @@ async function tagFeed(deps: CoreDeps, text: string): Promise<FeedSelection | un
   if (!isTag(tag)) return undefined;
   const posts = await latest(deps, { tag });
   if (posts.length === 0) return undefined;
-  const path = `/tags/${encodeURIComponent(tag)}`;
+  const path = tagPath(tag);
   return { posts, topic: { param: "tag", value: tag, name: tag, path, phrase: `tagged ${tag}` } };
 }
 
@@ -84,7 +85,7 @@ async function authorFeed(deps: CoreDeps, id: string): Promise<FeedSelection | u
   if (!user) return undefined;
   const posts = await latest(deps, { userId: user.id });
   const { username } = user;
-  const path = `/profile/${user.id}`;
+  const path = profilePath(user.id);
   return {
     posts,
     topic: { param: "author", value: user.id, name: username, path, phrase: `by ${username}` },

@@ -8,6 +8,7 @@ import type { SiteSettingsReader } from "./site-settings.js";
 import type { ContentVersion } from "./content-version.js";
 import { selectFeed, topicQuery, type FeedTopic } from "./feed-selection.js";
 import { xmlSafe, xmlText } from "./xml-text.js";
+import { categoryPath, postPath, profilePath } from "../../contract/page-paths.js";
 
 /** The sitemap protocol's limit of URLs in one file: past it, `/sitemap.xml` is an index. */
 export const SITEMAP_URLS_MAX = 50_000;
@@ -106,7 +107,7 @@ const isoDate = (date: string) => new Date(date).toISOString();
 
 /** A post as JSON Feed 1.1 has items (https://www.jsonfeed.org/version/1.1/), URLs absolute. */
 function jsonFeedItem(base: string, post: PostSummary) {
-  const url = `${base}/posts/details/${post._id}`;
+  const url = `${base}${postPath(post._id)}`;
   return {
     id: url,
     url,
@@ -117,7 +118,7 @@ function jsonFeedItem(base: string, post: PostSummary) {
     date_published: isoDate(post.publishedAt ?? post.createdAt),
     date_modified: isoDate(post.updatedAt),
     // Named, with their profile: e-mail addresses stay private (as RSS's dc:creator).
-    authors: [{ name: post.user.username, url: `${base}/profile/${post.user._id}` }],
+    authors: [{ name: post.user.username, url: `${base}${profilePath(post.user._id)}` }],
     tags: [post.category, ...post.tags],
   };
 }
@@ -165,8 +166,8 @@ export function feedRoutes(
       url("/posts"),
       ...categories
         .filter((c) => used.has(c.title.trim().toLowerCase()))
-        .map((c) => url(`/posts/categories/${encodeURIComponent(xmlSafe(c.title))}`)),
-      ...posts.map((p) => url(`/posts/details/${p.id}`, p.updated_at)),
+        .map((c) => url(categoryPath(xmlSafe(c.title)))),
+      ...posts.map((p) => url(postPath(p.id), p.updated_at)),
     ];
     return splitSitemaps(base, urls, urlsMax);
   });
@@ -194,8 +195,8 @@ export function feedRoutes(
     const items = posts.map(
       (post) => `<item>
 <title>${xmlText(post.title)}</title>
-<link>${base}/posts/details/${post._id}</link>
-<guid isPermaLink="true">${base}/posts/details/${post._id}</guid>
+<link>${base}${postPath(post._id)}</link>
+<guid isPermaLink="true">${base}${postPath(post._id)}</guid>
 <pubDate>${new Date(post.publishedAt ?? post.createdAt).toUTCString()}</pubDate>
 <category>${xmlText(post.category)}</category>
 <dc:creator>${xmlText(post.user.username)}</dc:creator>

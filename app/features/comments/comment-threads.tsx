@@ -7,6 +7,7 @@ import { TextAreaField } from "../forms/field.js";
 import { useClientValidation } from "../forms/form-state.js";
 import type { Result } from "../posts/post-interactions.js";
 import { CommentText } from "./comment-text.js";
+import { profilePath } from "../../../contract/page-paths.js";
 
 /** Replies shown before a thread folds the rest under "Show N more". */
 export const REPLIES_SHOWN = 3;
@@ -81,7 +82,7 @@ function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing 
           className="avatar"
           loading="lazy"
         />
-        <Link to={`/profile/${comment.user._id}`} className="comment-author">
+        <Link to={profilePath(comment.user._id)} className="comment-author">
           {comment.userName}
         </Link>
         <time dateTime={comment.createdAt}>{dateTime(comment.createdAt)}</time>

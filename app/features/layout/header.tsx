@@ -7,13 +7,12 @@ import { NotificationBell } from "../reading/notification-bell.js";
 import type { Theme } from "../theme/theme.js";
 import { Island, type ViewerPart } from "../viewer/islands.js";
 import { ThemeMenu } from "../theme/theme-menu.js";
+import { categoryPath, profilePath } from "../../../contract/page-paths.js";
 
 export interface Category {
   _id: string;
   title: string;
 }
-
-export const categoryPath = (title: string) => `/posts/categories/${encodeURIComponent(title)}`;
 
 // Made once: building an Intl formatter costs more than rendering the rest of the header.
 const dayFormat = new Intl.DateTimeFormat("en-US", {
@@ -189,7 +188,7 @@ export function Header(props: {
                   </summary>
                   <ul className="dropdown-menu dropdown-menu-end">
                     <li>
-                      <Link to={`/profile/${user._id}`}>Profile</Link>
+                      <Link to={profilePath(user._id)}>Profile</Link>
                     </li>
                     <li>
                       <Link to="/settings">Settings</Link>
@@ -273,7 +272,7 @@ export function MenuLinks(props: {
       {user ? (
         <>
           <li>
-            <Link to={`/profile/${user._id}`}>Profile</Link>
+            <Link to={profilePath(user._id)}>Profile</Link>
           </li>
           <li>
             <Link to="/reading-list">Reading list</Link>

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { dateTime, shortDate } from "../../ui/format.js";
+import { profilePath } from "../../../contract/page-paths.js";
 
 /** Author photo, 'By' and the author's name (to the profile), the date, and what follows. */
 export function Byline(props: {
@@ -23,7 +24,7 @@ export function Byline(props: {
         loading="lazy"
       />
       <span>
-        By <Link to={`/profile/${props.user._id}`}>{props.user.username}</Link>
+        By <Link to={profilePath(props.user._id)}>{props.user.username}</Link>
       </span>
       <time dateTime={props.date}>
         {props.withTime ? dateTime(props.date) : shortDate(props.date)}

@@ -15,6 +15,7 @@ import type { LimitName } from "../../context.js";
 import { flashCookie } from "../flash.server.js";
 import { attempt, fail, failure, imageForm, limited } from "../forms/action.server.js";
 import { publishingFields } from "./publishing.server.js";
+import { profilePath } from "../../../contract/page-paths.js";
 
 export type PostIntent =
   | "like"
@@ -94,7 +95,7 @@ export async function postAction(request: Request, context: AppLoadContext, post
   });
   if (!result.ok) return fail({ ...result, intent });
   if (intent === "delete-post") {
-    return redirect(`/profile/${actor.id}`, {
+    return redirect(profilePath(actor.id), {
       headers: { "Set-Cookie": flashCookie(result.value.message ?? "") },
     });
   }

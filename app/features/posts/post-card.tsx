@@ -2,11 +2,9 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { PostSummary } from "../../../core/posts/presenters.js";
 import { imageSources } from "../../ui/format.js";
-import { categoryPath } from "../layout/header.js";
 import { Byline } from "./byline.js";
 import { TagList } from "./tag-list.js";
-
-export const postPath = (id: string) => `/posts/details/${id}`;
+import { categoryPath, postPath } from "../../../contract/page-paths.js";
 
 /**
  * What a card is given of a post: its summary without the likes and comments counts, which no

@@ -1,4 +1,5 @@
 import { zonedTimeToIso } from "../../../contract/publish-time.js";
+import { profilePath } from "../../../contract/page-paths.js";
 
 /**
  * A post form's publishing fields as the API reads them: the schedule picked on the writer's wall
@@ -15,9 +16,9 @@ export function publishingFields(fields: Record<string, string>): Record<string,
 export function afterSaving(status: string | undefined, authorId: string) {
   switch (status) {
     case "draft":
-      return { message: "Draft saved", to: `/profile/${authorId}?tab=drafts` };
+      return { message: "Draft saved", to: profilePath(authorId, "drafts") };
     case "scheduled":
-      return { message: "Post scheduled", to: `/profile/${authorId}?tab=scheduled` };
+      return { message: "Post scheduled", to: profilePath(authorId, "scheduled") };
     default:
       return { message: "Post created successfully", to: "/" };
   }

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
+import { tagPath } from "../../../contract/page-paths.js";
 
 /** A tag's page (its name as stored: lowercase, letters, digits and hyphens). */
-export const tagPath = (tag: string) => `/tags/${encodeURIComponent(tag)}`;
 
 /** A post's tags as links to their pages; nothing when it has none. */
 export function TagList({ tags }: { tags: readonly string[] }) {

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { CardPost } from "./post-card.js";
-import { postPath } from "./post-card.js";
 import { LocalTime, STATUS_LABELS } from "./publish-controls.js";
+import { postPath } from "../../../contract/page-paths.js";
 
 /** The lists of a profile page: its published posts, and for its author (and admins) the rest. */
 export const TABS = {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Form, useLocation, useNavigate } from "react-router";
 import { SEARCH_MAX } from "../../../contract/limits.js";
-import { postPath } from "../posts/post-card.js";
+import { postPath } from "../../../contract/page-paths.js";
 
 /** How long typing must pause before suggestions are asked for. */
 export const SUGGEST_DELAY_MS = 200;

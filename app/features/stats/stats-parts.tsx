@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { STATS_RANGES, type StatsRange } from "../../../contract/stats.js";
 import { formatCount } from "../../ui/format.js";
 import { StatsChart, type ChartSeries } from "./stats-chart.js";
+import { postStatsPath } from "../../../contract/page-paths.js";
 
 /** "1 view", "12 visitors". */
 const counted = (count: number, unit: "view" | "visitor") =>
@@ -117,7 +118,6 @@ export function ReferrerRanking(props: { referrers: readonly { host: string; vie
 }
 
 /** A post's stats page. */
-export const postStatsPath = (postId: string) => `/stats/posts/${encodeURIComponent(postId)}`;
 
 /** Links to the post's stats (its author's and admins'), as the post page's tools show it. */
 export function PostStatsLink(props: { postId: string }) {

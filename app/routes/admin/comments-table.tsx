@@ -4,11 +4,11 @@ import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
 import { pagingOf, tablePage } from "../../features/admin/paging.js";
 import { AdminTable } from "../../features/admin/table.js";
-import { postPath } from "../../features/posts/post-card.js";
 import { pageMeta } from "../../meta.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/comments-table";
+import { postPath } from "../../../contract/page-paths.js";
 
 const PATH = "/admin-dashboard/comments-table";
 

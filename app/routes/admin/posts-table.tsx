@@ -4,12 +4,12 @@ import { adminDelete } from "../../features/admin/delete-action.server.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
 import { ADMIN_ROWS_PER_PAGE, pagingOf, tablePage } from "../../features/admin/paging.js";
 import { AdminTable } from "../../features/admin/table.js";
-import { postPath } from "../../features/posts/post-card.js";
 import { STATUS_LABELS } from "../../features/posts/publish-controls.js";
 import { pageMeta } from "../../meta.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/posts-table";
+import { postPath } from "../../../contract/page-paths.js";
 
 const PATH = "/admin-dashboard/posts-table";
 

@@ -8,6 +8,7 @@ import { pageMeta } from "../../meta.js";
 import { dateTime } from "../../ui/format.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/reports-table";
+import { postPath, profilePath } from "../../../contract/page-paths.js";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { actor } = requireAdmin(context);
@@ -44,9 +45,8 @@ const DECISIONS = { dismiss: "Dismissed", remove: "Removed", suspend: "Author su
 
 /** Where the reported thing can be seen (a comment on its post's page is not addressable alone). */
 function TargetLink({ target }: { target: Group["target"] }) {
-  if (target.kind === "post")
-    return <Link to={`/posts/details/${target._id}`}>{target.summary}</Link>;
-  if (target.kind === "user") return <Link to={`/profile/${target._id}`}>{target.summary}</Link>;
+  if (target.kind === "post") return <Link to={postPath(target._id)}>{target.summary}</Link>;
+  if (target.kind === "user") return <Link to={profilePath(target._id)}>{target.summary}</Link>;
   return <q>{target.summary}</q>;
 }
 

@@ -9,6 +9,7 @@ import { pageMeta } from "../../meta.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/users-table";
+import { profilePath } from "../../../contract/page-paths.js";
 
 const PATH = "/admin-dashboard/users-table";
 
@@ -63,7 +64,7 @@ export default function UsersTable({ loaderData }: Route.ComponentProps) {
       ]}
       actions={(user) => (
         <>
-          <Link to={`/profile/${user._id}`} className="button button-small">
+          <Link to={profilePath(user._id)} className="button button-small">
             View Profile
           </Link>
           {/* The admin's own account is neither suspended nor deleted from here. */}

@@ -1,0 +1,24 @@
+// The addresses of the site's pages (SPEC's routes and DESIGN.md's), made in one place for the
+// pages, the feeds and the mails: no page address is written by hand anywhere else (lint holds it).
+
+/** A post's page. */
+export const postPath = (postId: string) => `/posts/details/${encodeURIComponent(postId)}`;
+
+/** A category's page, by its title. */
+export const categoryPath = (title: string) => `/posts/categories/${encodeURIComponent(title)}`;
+
+/** A tag's page. */
+export const tagPath = (tag: string) => `/tags/${encodeURIComponent(tag)}`;
+
+/** The tabs of a profile page beside its published posts. */
+export type UnpublishedTab = "drafts" | "scheduled";
+
+/** A member's profile page (SPEC's `/profile/:id`), on one of its tabs. */
+export const profilePath = (userId: string, tab?: UnpublishedTab) =>
+  `/profile/${encodeURIComponent(userId)}${tab ? `?tab=${tab}` : ""}`;
+
+/** A post's stats page. */
+export const postStatsPath = (postId: string) => `/stats/posts/${encodeURIComponent(postId)}`;
+
+/** The search page for a query. */
+export const searchPath = (query: string) => `/search?q=${encodeURIComponent(query)}`;
