@@ -42,6 +42,14 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
   },
   {
+    // Split before adding: a function past ~120 lines or a file past ~400 is a warning to act on.
+    files: ["app/**", "server/**", "core/**", "db/**", "contract/**", "bench/**", "scripts/**"],
+    rules: {
+      "max-lines-per-function": ["warn", { max: 120, skipBlankLines: true, skipComments: true }],
+      "max-lines": ["warn", { max: 400, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // Page addresses come from contract/page-paths.ts: a route that moves changes in one place.
     files: ["app/**", "server/**", "core/**"],
     rules: {
