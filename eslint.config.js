@@ -64,6 +64,13 @@ export default tseslint.config(
     },
   },
   {
+    // The host loads the web site's build, never its sources: what both need is in contract/.
+    files: ["server/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: ["**/app/**"] }],
+    },
+  },
+  {
     // Import direction of DESIGN.md section 3: core and db know nothing of HTTP or the web site.
     files: ["core/**", "db/**", "contract/**"],
     rules: {

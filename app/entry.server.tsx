@@ -2,8 +2,8 @@ import { Writable } from "node:stream";
 import { createElement, Fragment } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
-import type { RecordedIsland } from "./context.js";
 import { ShellContext } from "./features/viewer/islands.js";
+import type { RecordedIsland } from "../contract/site-host.js";
 
 export const streamTimeout = 10_000;
 

@@ -1,4 +1,4 @@
-import type { SiteInfo } from "./context.js";
+import type { SiteInfo } from "../contract/site-host.js";
 
 /**
  * Title, description and canonical link for a page (absolute, from PUBLIC_URL, unless the page

@@ -1,11 +1,6 @@
-import { readCookie } from "./auth/session-cookie.server.js";
+import { FLASH_COOKIE, readCookie } from "../../contract/cookies.js";
 
-/**
- * A message that survives one redirect (SPEC.md 8 shows the server's message after deleting a post
- * or a profile and after a password reset): set on the redirect, shown and cleared by the next page.
- */
-export const FLASH_COOKIE = "flash";
-
+/** The flash message (contract/cookies.ts): set on a redirect, shown and cleared by the next page. */
 export const flashCookie = (message: string) =>
   `${FLASH_COOKIE}=${encodeURIComponent(message.slice(0, 200))}; Path=/; Max-Age=60; HttpOnly; SameSite=Lax`;
 

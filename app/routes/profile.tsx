@@ -40,9 +40,9 @@ import { ReportMenu } from "../features/reports/report-menu.js";
 import { feedLinks } from "../feed-links.js";
 import { pageMeta } from "../meta.js";
 import { EditIcon } from "../ui/icons.js";
-import type { LimitName } from "../context.js";
 import type { Route } from "./+types/profile";
 import { profilePath } from "../../contract/page-paths.js";
+import type { LimitName } from "../../contract/site-host.js";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 

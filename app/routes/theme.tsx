@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { returnPath } from "../features/auth/return-path.js";
 import { failure, formFields } from "../features/forms/action.server.js";
-import { isTheme } from "../features/theme/theme.js";
+import { isTheme } from "../../contract/theme.js";
 import { themeCookie } from "../features/theme/theme.server.js";
 import type { Route } from "./+types/theme";
 

@@ -3,7 +3,6 @@ import { sessionAfterVerifying, verifyEmail } from "../../core/auth/auth-service
 import { isSignupProof } from "../../core/auth/signup-proof.js";
 import {
   clearedSignupCookie,
-  readCookie,
   sessionCookie,
   signupCookieName,
 } from "../features/auth/session-cookie.server.js";
@@ -12,6 +11,7 @@ import { attempt } from "../features/forms/action.server.js";
 import { verificationMeta } from "../meta.js";
 import type { Route } from "./+types/verify-email";
 import { profilePath } from "../../contract/page-paths.js";
+import { readCookie } from "../../contract/cookies.js";
 
 /**
  * The mailed link lands here (the same path answers JSON to API clients). Verifying happens on the

@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifyRequest } from "fastify";
+import type { LimitName } from "../../contract/site-host.js";
 
 const MINUTE = 60_000;
 
@@ -55,6 +56,4 @@ export const limits = {
   integrations: perAddress("integrations", 30, 15),
   // A mailed unsubscribe link, used without a session: nobody needs many, guessers would.
   unsubscribe: perAddress("unsubscribe", 30, 15),
-};
-
-export type LimitName = keyof typeof limits;
+} satisfies Record<LimitName, FastifyContextConfig>;

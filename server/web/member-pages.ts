@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { RecordedIsland, ShellRecorder, Viewer } from "../../app/context.js";
-import { viewerPartText } from "../../app/features/viewer/viewer-part.js";
+import { viewerPartText } from "../../contract/viewer-part.js";
+import type { RecordedIsland, ShellRecorder, Viewer } from "../../contract/site-host.js";
 
 /**
  * Signed-in pages from a shell (decision 021): the page rendered once per address, theme and

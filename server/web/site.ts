@@ -11,16 +11,13 @@ import {
   type RouteObject,
   type ServerBuild,
 } from "react-router";
-import type { ShellRecorder, SiteInfo, Viewer } from "../../app/context.js";
 import { findSessionUser } from "../../core/auth/sessions.js";
 import type { CoreDeps } from "../../core/deps.js";
 import { actorOf } from "../../core/users/policies.js";
 import { presentPublicUser } from "../../core/users/presenters.js";
-import { limits, type LimitName } from "../api/rate-limits.js";
+import { limits } from "../api/rate-limits.js";
 import { imageOrigins as imageOriginsOf, type Config } from "../config.js";
-import { readCookie, sessionCookieName } from "../../app/features/auth/session-cookie.server.js";
-import { FLASH_COOKIE } from "../../app/features/flash.server.js";
-import { THEME_COOKIE, themeOf, type Theme } from "../../app/features/theme/theme.js";
+import { THEME_COOKIE, themeOf, type Theme } from "../../contract/theme.js";
 import { versionOfPage, type ContentVersion } from "./content-version.js";
 import {
   composeMemberPage,
@@ -47,6 +44,8 @@ import {
 } from "./page-cache.js";
 import { countViews, noteViewer } from "./view-counting.js";
 import type { ViewCounter } from "../../core/stats/view-counter.js";
+import type { LimitName, ShellRecorder, SiteInfo, Viewer } from "../../contract/site-host.js";
+import { readCookie, sessionCookieName, FLASH_COOKIE } from "../../contract/cookies.js";
 
 /**
  * Anonymous pages may be kept by shared caches briefly (a CDN absorbs a rush) and revalidated by

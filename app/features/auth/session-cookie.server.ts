@@ -1,26 +1,5 @@
 import { SESSION_TTL_MS } from "../../../core/auth/sessions.js";
-
-/**
- * The web site keeps the session token in this httpOnly cookie; scripts never see it. Over HTTPS
- * the `__Host-` prefix binds it to this exact host, so a sibling subdomain cannot plant or shadow it.
- */
-export const sessionCookieName = (secure: boolean) => (secure ? "__Host-session" : "session");
-
-/** A cookie's value, or undefined when it is absent or not decodable (treated as signed out). */
-export function readCookie(header: string | null | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index > 0 && part.slice(0, index).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(index + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
+import { readCookie, sessionCookieName } from "../../../contract/cookies.js";
 
 export function sessionCookie(token: string, secure: boolean) {
   const maxAge = String(Math.floor(SESSION_TTL_MS / 1000));

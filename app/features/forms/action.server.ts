@@ -1,7 +1,7 @@
 import { data, type AppLoadContext } from "react-router";
 import { DomainError, STATUS_OF } from "../../../core/shared/errors.js";
-import type { LimitName } from "../../context.js";
 import type { ActionResult } from "./form-state.js";
+import type { LimitName } from "../../../contract/site-host.js";
 
 export type Failure = ActionResult & {
   ok: false;

@@ -1,5 +1,4 @@
 import { Link } from "react-router";
-import type { SiteInfo } from "../../context.js";
 import {
   SOCIAL_NETWORK_NAMES,
   SOCIAL_NETWORKS,
@@ -13,6 +12,7 @@ import {
   TwitterIcon,
   type IconProps,
 } from "../../ui/icons.js";
+import type { SiteInfo } from "../../../contract/site-host.js";
 
 const ICONS: Record<SocialNetwork, (props: IconProps) => React.JSX.Element> = {
   github: GithubIcon,

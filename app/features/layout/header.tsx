@@ -1,13 +1,14 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import type { SiteInfo, Viewer } from "../../context.js";
 import { SearchBox } from "../search/search-box.js";
 import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
 import { NotificationBell } from "../reading/notification-bell.js";
-import type { Theme } from "../theme/theme.js";
-import { Island, type ViewerPart } from "../viewer/islands.js";
+import type { Theme } from "../../../contract/theme.js";
+import { Island } from "../viewer/islands.js";
+import type { ViewerPart } from "../../../contract/viewer-part.js";
 import { ThemeMenu } from "../theme/theme-menu.js";
 import { categoryPath, profilePath } from "../../../contract/page-paths.js";
+import type { SiteInfo, Viewer } from "../../../contract/site-host.js";
 
 export interface Category {
   _id: string;

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
-import type { Viewer } from "../../context.js";
 import { MenuLinks, type Category } from "./header.js";
+import type { Viewer } from "../../../contract/site-host.js";
 
 /** The side menu of SPEC.md 2: hidden by default, closed by Escape, the backdrop or a link. */
 export function SideMenu(props: {

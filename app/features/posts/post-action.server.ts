@@ -11,11 +11,11 @@ import {
   toggleLike,
   updatePost,
 } from "../../../core/posts/posts-service.js";
-import type { LimitName } from "../../context.js";
 import { flashCookie } from "../flash.server.js";
 import { attempt, fail, failure, imageForm, limited } from "../forms/action.server.js";
 import { publishingFields } from "./publishing.server.js";
 import { profilePath } from "../../../contract/page-paths.js";
+import type { LimitName } from "../../../contract/site-host.js";
 
 export type PostIntent =
   | "like"

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { BookmarkIcon } from "../../ui/icons.js";
-import { Island, type ViewerPart } from "../viewer/islands.js";
+import { Island } from "../viewer/islands.js";
+import type { ViewerPart } from "../../../contract/viewer-part.js";
 import { ToggleForm } from "./toggle-form.js";
 
 /** Save / Saved (pressed): keeps a post on the reader's reading list. */

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import { savedAmong } from "../../../core/bookmarks/bookmarks-service.js";
-import type { ViewerPart } from "../viewer/islands.js";
+import type { ViewerPart } from "../../../contract/viewer-part.js";
 import { viewerPart } from "../viewer/viewer-part.server.js";
 import type { SavedData } from "./bookmark-button.js";
 

@@ -1,9 +1,9 @@
 import { redirect, type AppLoadContext } from "react-router";
 import type { Actor } from "../../../core/users/policies.js";
-import type { LimitName } from "../../context.js";
 import { returnPath } from "../auth/return-path.js";
 import { flashCookie } from "../flash.server.js";
 import { attempt, formFields } from "../forms/action.server.js";
+import type { LimitName } from "../../../contract/site-host.js";
 
 /**
  * A Follow or Save form's action: the toggle, then back to the page it was sent from, which shows

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { ThemeIcon } from "../../ui/icons.js";
-import { isTheme, THEMES, type Theme } from "./theme.js";
+import { isTheme, THEMES, type Theme } from "../../../contract/theme.js";
 
 const LABELS: Record<Theme, string> = { system: "System", light: "Light", dark: "Dark" };
 

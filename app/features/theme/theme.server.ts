@@ -1,4 +1,4 @@
-import { THEME_COOKIE, type Theme } from "./theme.js";
+import { THEME_COOKIE, type Theme } from "../../../contract/theme.js";
 
 /** A year: a choice of theme is kept until the reader changes it. */
 const KEPT_SECONDS = 365 * 24 * 60 * 60;

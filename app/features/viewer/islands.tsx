@@ -9,11 +9,9 @@ import {
   UNSAFE_RouteContext,
   UNSAFE_ViewTransitionContext,
 } from "react-router";
-import type { ShellRecorder } from "../../context.js";
-import type { ViewerPart } from "./viewer-part.js";
+import type { ViewerPart } from "../../../contract/viewer-part.js";
 import { ToastContext } from "../../ui/toasts.js";
-
-export type { ViewerPart } from "./viewer-part.js";
+import type { ShellRecorder } from "../../../contract/site-host.js";
 
 /** The recorder of a shell render (server only); null everywhere else, the browser included. */
 export const ShellContext = createContext<ShellRecorder | null>(null);

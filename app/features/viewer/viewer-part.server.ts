@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
-import type { Viewer } from "../../context.js";
-import { viewerPartText, type ViewerPart } from "./viewer-part.js";
+import { viewerPartText, type ViewerPart } from "../../../contract/viewer-part.js";
+import type { Viewer } from "../../../contract/site-host.js";
 
 /**
  * Whether the page is for a signed-in member: one in particular, or any of them (a shell, the

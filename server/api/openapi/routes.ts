@@ -5,12 +5,12 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { OpenApiDocumentSchema } from "../../../contract/responses.js";
 import { imageOrigins, type Config } from "../../config.js";
-import { THEME_COOKIE, themeOf, type Theme } from "../../../app/features/theme/theme.js";
-import { readCookie } from "../../../app/features/auth/session-cookie.server.js";
+import { THEME_COOKIE, themeOf, type Theme } from "../../../contract/theme.js";
 import { pageCsp } from "../../web/site.js";
 import type { SiteSettingsReader } from "../../web/site-settings.js";
 import { buildOpenApiDocument, undocumentedRoutes, type ApiRoute } from "./document.js";
 import { documented } from "./route-docs.js";
+import { readCookie } from "../../../contract/cookies.js";
 
 const require = createRequire(import.meta.url);
 const VIEWER_DIR = path.dirname(require.resolve("swagger-ui-dist/package.json"));

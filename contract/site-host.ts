@@ -1,10 +1,13 @@
-import type { PublicSiteSettings } from "../contract/site-settings.js";
 import type { ReactNode } from "react";
 import type { CoreDeps } from "../core/deps.js";
 import type { Actor } from "../core/users/policies.js";
-import type { Theme } from "./features/theme/theme.js";
+import type { PublicSiteSettings } from "./site-settings.js";
+import type { Theme } from "./theme.js";
 
-/** The rate limits the API applies, which page actions apply too (server/api/rate-limits.ts). */
+// What the HTTP host (server/) and the web site (app/) hand each other: the site's public facts,
+// the signed-in viewer, a shell's recorded islands and the rate limits page actions spend.
+
+/** The rate limits the API applies, which page actions apply too (server/api/rate-limits.ts holds their numbers). */
 export type LimitName =
   | "login"
   | "register"
@@ -75,6 +78,7 @@ export interface ShellRecorder {
   islands: RecordedIsland[];
 }
 
+/** What every loader and action of the web site is given by the host (server/web/site.ts). */
 declare module "react-router" {
   interface AppLoadContext {
     deps: CoreDeps;
