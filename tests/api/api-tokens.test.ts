@@ -40,6 +40,10 @@ async function newToken(user: TestUser, scope: "read" | "write", name = `${scope
   return reply.body;
 }
 
+/** The stored tokens of an account. */
+const tokenRows = (userId: string) =>
+  server.app.deps.db.selectFrom("api_tokens").select("id").where("user_id", "=", userId).execute();
+
 /** A fresh member with a read and a write token. */
 async function member() {
   const user = await buildUser(server, api);
@@ -406,12 +410,7 @@ describe("revoking a token", () => {
     const gone = await api.delete(`/api/users/profile/${user.id}`, { token: user.token });
     expect(gone.status, gone.text).toBe(200);
     expect((await api.get("/api/users/me/settings", { token: write })).status).toBe(401);
-    const rows = await server.app.deps.db
-      .selectFrom("api_tokens")
-      .select("id")
-      .where("user_id", "=", user.id)
-      .execute();
-    expect(rows).toEqual([]);
+    expect(await tokenRows(user.id)).toEqual([]);
   });
 
   it("a password reset revokes every token, as the reset mail says, and the notice counts them", async () => {
@@ -426,12 +425,7 @@ describe("revoking a token", () => {
       const refused = await api.get("/api/users/me/settings", { token });
       expect(refused.status, refused.text).toBe(401);
     }
-    const rows = await server.app.deps.db
-      .selectFrom("api_tokens")
-      .select("id")
-      .where("user_id", "=", user.id)
-      .execute();
-    expect(rows).toEqual([]);
+    expect(await tokenRows(user.id)).toEqual([]);
     const notice = await lastMailTo(server.dataDir, user.email);
     expect(notice.subject).toContain("Your password changed");
     expect(notice.text).toContain("your 2 API tokens were revoked");

@@ -163,6 +163,14 @@ function postItem(fields: {
   </item>`;
 }
 
+/** The imported post of a title (fails the test when there is none). */
+const imported = (title: string) =>
+  server.app.deps.db
+    .selectFrom("posts")
+    .selectAll()
+    .where("title", "=", title)
+    .executeTakeFirstOrThrow();
+
 async function counts() {
   const { db } = server.app.deps;
   const count = async (table: "posts" | "users" | "categories" | "comments") =>
@@ -399,13 +407,6 @@ describe(
       run = await runCli("import", ["--wordpress", file], site());
     }, 60_000);
 
-    const imported = (title: string) =>
-      server.app.deps.db
-        .selectFrom("posts")
-        .selectAll()
-        .where("title", "=", title)
-        .executeTakeFirstOrThrow();
-
     it("imports a password-protected post as a draft, its comments hidden with it", async () => {
       expect(run.code, run.stderr).toBe(0);
       for (const title of ["Awaiting review", "Coming soon", "Just a draft"])
@@ -518,22 +519,15 @@ describe(
       run = await runCli("import", ["--wordpress", file], site());
     }, 60_000);
 
-    const imported = (title: string) =>
-      server.app.deps.db
-        .selectFrom("posts")
-        .selectAll()
-        .where("title", "=", title)
-        .executeTakeFirst();
-
     it("imports posts of 2,000 nested elements beside the others, their text kept", async () => {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("posts: 5");
       for (const [name] of NESTINGS) {
         const post = await imported(`Nested ${name}`);
-        expect(post?.description, name).toContain("deep text");
+        expect(post.description, name).toContain("deep text");
       }
-      expect((await imported("A plain post"))?.status).toBe("published");
+      expect((await imported("A plain post")).status).toBe("published");
     });
 
     it("never gives a comment to an account by the address typed with it", async () => {
@@ -542,7 +536,7 @@ describe(
         .selectFrom("comments")
         .innerJoin("users", "users.id", "comments.user_id")
         .select(["users.email", "users.username", "users.is_admin"])
-        .where("post_id", "=", post?.id ?? "")
+        .where("post_id", "=", post.id)
         .orderBy("users.username")
         .execute();
       expect(comments).toEqual([
