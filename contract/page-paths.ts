@@ -22,3 +22,13 @@ export const postStatsPath = (postId: string) => `/stats/posts/${encodeURICompon
 
 /** The search page for a query. */
 export const searchPath = (query: string) => `/search?q=${encodeURIComponent(query)}`;
+
+/** The account's security settings (two-factor sign-in, passkeys, devices). */
+export const securitySettingsPath = "/settings/security";
+
+/** The API tokens' list on the settings page (its section's id). */
+export const API_TOKENS_ANCHOR = "api-tokens";
+export const apiTokensPath = `/settings#${API_TOKENS_ANCHOR}`;
+
+/** Where a password reset starts. */
+export const forgotPasswordPath = "/forgot-password";

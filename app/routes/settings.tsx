@@ -18,6 +18,7 @@ import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import { UseStamps } from "../ui/use-stamps.js";
 import type { Route } from "./+types/settings";
+import { API_TOKENS_ANCHOR } from "../../contract/page-paths.js";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
 
@@ -115,7 +116,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         {result?.ok && !tokenResult ? <p role="status">{result.message}</p> : null}
       </Form>
 
-      <section className="card form" id="api-tokens" aria-labelledby="tokens-title">
+      <section className="card form" id={API_TOKENS_ANCHOR} aria-labelledby="tokens-title">
         <h2 id="tokens-title">API tokens</h2>
         <p>
           A token lets a script, a CI job or a static-site build use the API as you, without your

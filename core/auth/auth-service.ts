@@ -23,6 +23,7 @@ import { liftEndedSuspensions } from "../users/suspension-end.js";
 import { validate } from "../shared/validate.js";
 import { countLoginAttempt } from "./login-attempts.js";
 import { revokeUserTokens } from "../integrations/api-tokens.js";
+import { forgotPasswordPath } from "../../contract/page-paths.js";
 import { verifyPasskeyLogin } from "./passkeys.js";
 import {
   endPendingSignIns,
@@ -169,7 +170,7 @@ export async function requestEmailChange(deps: CoreDeps, user: UsersTable, newEm
   const email = newEmail.trim();
   const token = await issueToken(deps, user.id, "email-change", EMAIL_TOKEN_TTL_MS, email);
   const link = `${deps.site.mailLinkUrl}/api/auth/${user.id}/verify/${token}`;
-  const resetLink = `${deps.site.mailLinkUrl}/forgot-password`;
+  const resetLink = `${deps.site.mailLinkUrl}${forgotPasswordPath}`;
   try {
     await deps.mailer.send(emailChangeMail(email, user.username, link, deps.site.title));
     await deps.mailer.send(

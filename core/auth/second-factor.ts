@@ -7,6 +7,11 @@ import {
   TwoFactorEnableSchema,
   type SecondFactorInput,
 } from "../../contract/account-security.js";
+import {
+  apiTokensPath,
+  forgotPasswordPath,
+  securitySettingsPath,
+} from "../../contract/page-paths.js";
 import type { Database, UsersTable } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { securityNoticeMail, type SecurityChange } from "../mail/templates.js";
@@ -55,9 +60,9 @@ export async function notifySecurityChange(
   detail?: string,
 ) {
   const links = {
-    settings: `${deps.site.mailLinkUrl}/settings/security`,
-    tokens: `${deps.site.mailLinkUrl}/settings#api-tokens`,
-    reset: `${deps.site.mailLinkUrl}/forgot-password`,
+    settings: `${deps.site.mailLinkUrl}${securitySettingsPath}`,
+    tokens: `${deps.site.mailLinkUrl}${apiTokensPath}`,
+    reset: `${deps.site.mailLinkUrl}${forgotPasswordPath}`,
   };
   const mail = securityNoticeMail(
     user.email,

@@ -366,11 +366,10 @@ export function lexicalToMarkdown(document: unknown, notes: string[] = []): stri
  */
 const LEXICAL_DEPTH_MAX = 32;
 
-const nestingChecked = (depth: number) => {
+function nestingChecked(depth: number) {
   if (depth > LEXICAL_DEPTH_MAX)
     throw new Error(`its document nests deeper than ${String(LEXICAL_DEPTH_MAX)} levels`);
-  return depth;
-};
+}
 
 function lexicalInline(nodes: LexicalNode[] = [], depth = 0): string {
   nestingChecked(depth);
