@@ -14,8 +14,6 @@ export interface WebhookSettings {
   allowPrivate: boolean;
   /** How long a receiver may take to answer (10 s; tests shorten it). */
   timeoutMs: number;
-  /** Told when deliveries were queued, so this instance's worker sends them at once. */
-  queued(): void;
 }
 
 /** Everything the domain services need from the outside world, wired once by the host. */
@@ -54,6 +52,12 @@ export interface CoreDeps {
    * rather than at its next regular check (decision 011).
    */
   postScheduled?: (at: Date) => void;
+  /**
+   * Told when an event or a delivery was queued in the outbox (decision 027), so this instance's
+   * worker looks at once; absent in scripts (imports, seeds): another instance, or the next
+   * start, sends what they queued.
+   */
+  queued?: () => void;
   /** Webhooks (decision 025): absent in scripts that deliver none (imports, seeds). */
   webhooks?: WebhookSettings;
   /** Whether accounts in their first day get the lower hourly allowances of core/spam. */

@@ -34,6 +34,7 @@ import { suspensionTerms } from "./migrations/020-suspension-terms.js";
 import { accountSecurity } from "./migrations/021-account-security.js";
 import { integrations } from "./migrations/022-integrations.js";
 import { stats } from "./migrations/023-stats.js";
+import { outbox } from "./migrations/024-outbox.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -100,6 +101,7 @@ const migrations: MigrationProvider = {
       "021-account-security": accountSecurity,
       "022-integrations": integrations,
       "023-stats": stats,
+      "024-outbox": outbox,
     }),
 };
 

@@ -355,17 +355,6 @@ export interface MailDigestsTable {
   quiet_until: string | null;
 }
 
-/** One mail to send: `next_attempt_at` is its retry time and its sender's lease (decision 017). */
-export interface MailOutboxTable {
-  id: string;
-  recipient_id: string;
-  attempts: number;
-  next_attempt_at: string;
-  sent_at: string | null;
-  outcome: "sent" | "skipped" | null;
-  created_at: string;
-}
-
 export type MailEventKind = "comment" | "reply";
 
 /** Something a conversation mail tells about; `mail_id` null while it waits for its mail. */
@@ -404,23 +393,37 @@ export interface WebhooksTable {
   created_at: string;
 }
 
-export type DeliveryStatus = "pending" | "delivered" | "failed";
+/** What the outbox carries (decision 027): events, and the deliveries they fan out to. */
+export type OutboxChannel = "event" | "mail" | "webhook";
 
-export interface WebhookDeliveriesTable {
-  /** The `webhook-id` header of every try. */
+export type DeliveryStatus = "pending" | "delivered" | "skipped" | "failed";
+
+/**
+ * One row of the outbox (decision 027): an event waiting for its dispatch, or a delivery (a
+ * conversation mail, a webhook's POST) waiting for its try. `next_attempt_at` is both when the
+ * next try is due and the lease of the instance making it.
+ */
+export interface OutboxTable {
+  /** A webhook's `webhook-id` header, a mail's Message-ID. */
   id: string;
-  webhook_id: string;
-  event: string;
-  /** The JSON body, fixed when the event happened. */
+  channel: OutboxChannel;
+  /** The event's type, or what a delivery tells of ("conversation", an event's type). */
+  topic: string;
+  /** A mail's recipient. */
+  recipient_id: string | null;
+  /** A webhook delivery's endpoint. */
+  webhook_id: string | null;
+  /** An event's JSON, or a webhook's body fixed when the event was dispatched. */
   payload: string;
   status: DeliveryStatus;
   attempts: number;
-  /** When the next try is due (or its sender's lease ends); null once delivered or failed. */
+  /** When the next try is due (or its sender's lease ends); null once finished. */
   next_attempt_at: string | null;
   last_attempt_at: string | null;
   response_status: number | null;
   last_error: string | null;
   created_at: string;
+  finished_at: string | null;
 }
 
 /** Views and unique visitors of one post on one UTC day (decision 026). */
@@ -493,11 +496,10 @@ export interface Database {
   user_settings: UserSettingsTable;
   site_secrets: SiteSecretsTable;
   mail_digests: MailDigestsTable;
-  mail_outbox: MailOutboxTable;
   mail_events: MailEventsTable;
   api_tokens: ApiTokensTable;
   webhooks: WebhooksTable;
-  webhook_deliveries: WebhookDeliveriesTable;
+  outbox: OutboxTable;
   post_views_daily: PostViewsDailyTable;
   author_views_daily: AuthorViewsDailyTable;
   site_views_daily: SiteViewsDailyTable;

@@ -63,8 +63,7 @@ import { registerSharedAnswers } from "./api/shared-answers.js";
 import { registerWebSite } from "./web/site.js";
 import { renderThread } from "../core/posts/render-thread.js";
 import { startScheduledPublishing, type ScheduledPublisher } from "./jobs/scheduled-publishing.js";
-import { startMailOutbox, type MailOutboxWorker } from "./jobs/mail-outbox.js";
-import { startWebhookOutbox, type WebhookOutboxWorker } from "./jobs/webhook-outbox.js";
+import { startOutbox, type OutboxWorker } from "./jobs/outbox.js";
 import { startViewStats, type ViewStatsWriter } from "./jobs/view-stats.js";
 import { forgetPastDays, ViewCounter } from "../core/stats/view-counter.js";
 import { statsRoutes } from "./api/stats/routes.js";
@@ -199,14 +198,13 @@ export interface AppOptions {
   timeouts?: Partial<ClientTimeouts>;
   /** How often to look for posts scheduled on other instances (PUBLISH_CHECK_MS unless a test says). */
   publishCheckMs?: number;
-  /** How often to look for conversation mail to send (MAIL_CHECK_MS unless a test says). */
-  mailCheckMs?: number;
+  /** How often to look for due events, mail and webhooks (OUTBOX_CHECK_MS unless a test says). */
+  outboxCheckMs?: number;
   /** How often counted views are written (VIEW_FLUSH_MS unless a test says). */
   viewFlushMs?: number;
   /** Agents one address may be a reader by in a day (AGENTS_PER_ADDRESS unless a test says). */
   viewAgentsPerAddress?: number;
-  /** Webhooks: how often to look for due deliveries, how long a receiver may take (tests). */
-  webhookCheckMs?: number;
+  /** Webhooks: how long a receiver may take (tests). */
   webhookTimeoutMs?: number;
   /** SQLite's search_rank extension: the built one unless a test says another, or null for none. */
   searchRankExtension?: string | null;
@@ -305,8 +303,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         })
       : memoryContentVersion();
   let publisher: ScheduledPublisher | undefined;
-  let mailOutbox: MailOutboxWorker | undefined;
-  let webhookOutbox: WebhookOutboxWorker | undefined;
+  let outbox: OutboxWorker | undefined;
   let viewStats: ViewStatsWriter | undefined;
   const bodies = renderThread();
   server.addHook("onClose", () => bodies.close());
@@ -326,8 +323,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     webhooks: {
       allowPrivate: config.webhookAllowPrivate,
       timeoutMs: options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
-      queued: () => webhookOutbox?.wake(),
     },
+    queued: () => outbox?.wake(),
     loginAttempts: !config.rateLimits
       ? uncountedAttempts
       : redis
@@ -368,13 +365,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       log: server.log,
       checkEveryMs: options.publishCheckMs,
     });
-    // Conversation mail leaves the outbox while the server runs (decision 017).
-    mailOutbox = startMailOutbox(deps, { log: server.log, checkEveryMs: options.mailCheckMs });
-    // Webhook deliveries leave their outbox too (decision 025).
-    webhookOutbox = startWebhookOutbox(deps, {
-      log: server.log,
-      checkEveryMs: options.webhookCheckMs,
-    });
+    // Events are dispatched, conversation mail and webhooks sent, from the outbox (decision 027).
+    outbox = startOutbox(deps, { log: server.log, checkEveryMs: options.outboxCheckMs });
     // Counted views are written in batches (decision 026).
     if (views)
       viewStats = startViewStats(views, { log: server.log, flushEveryMs: options.viewFlushMs });
@@ -382,8 +374,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   server.addHook("preClose", async () => {
     await publisher?.stop();
-    await mailOutbox?.stop();
-    await webhookOutbox?.stop();
+    await outbox?.stop();
     await viewStats?.stop();
   });
 

@@ -1,4 +1,4 @@
-import { announce } from "../integrations/webhooks.js";
+import { dropEvent, recordEvent, releaseEvent } from "../events/events.js";
 import { SecondFactorSchema, securityMessages } from "../../contract/account-security.js";
 import {
   ForgotPasswordSchema,
@@ -15,7 +15,7 @@ import {
   passwordResetMail,
   verificationMail,
 } from "../mail/templates.js";
-import { presentPublicUser, presentSignedIn } from "../users/presenters.js";
+import { presentSignedIn } from "../users/presenters.js";
 import { DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
 import { conflict, forbidden, invalid, unavailable } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
@@ -78,8 +78,19 @@ export interface NewUser {
   isVerified?: boolean;
 }
 
-/** Inserts a user; answers 409 when the address is taken, even when two sign-ups race. */
-export async function createUser(deps: CoreDeps, input: NewUser): Promise<UsersTable> {
+/** How long a sign-up's `user.created` waits for its verification mail to be sent. */
+const SIGN_UP_HELD_MS = 10 * 60_000;
+
+/**
+ * Inserts a user; answers 409 when the address is taken, even when two sign-ups race. A sign-up
+ * (`signUp`) records `user.created` with it, held until its mail is sent (a crash before that
+ * lets it go after SIGN_UP_HELD_MS); an admin made at start-up or an import records none.
+ */
+export async function createUser(
+  deps: CoreDeps,
+  input: NewUser,
+  options: { signUp?: boolean } = {},
+): Promise<UsersTable & { eventId?: string }> {
   if (await findUserByEmail(deps, input.email)) throw conflict(authMessages.emailTaken);
   const now = iso(deps.clock());
   const user: UsersTable = {
@@ -103,28 +114,35 @@ export async function createUser(deps: CoreDeps, input: NewUser): Promise<UsersT
     created_at: now,
     updated_at: now,
   };
+  let eventId: string | undefined;
   try {
-    await deps.db.insertInto("users").values(user).execute();
+    await deps.db.transaction().execute(async (trx) => {
+      await trx.insertInto("users").values(user).execute();
+      if (options.signUp) {
+        const event = { type: "user.created" as const, userId: user.id };
+        eventId = await recordEvent(trx, deps, event, { heldMs: SIGN_UP_HELD_MS });
+      }
+    });
   } catch (error) {
     if (await findUserByEmail(deps, user.email)) throw conflict(authMessages.emailTaken);
     throw error;
   }
-  return user;
+  return eventId === undefined ? user : { ...user, eventId };
 }
 
 /** Sign-up. Extra fields such as isAdmin are ignored: the schema keeps only what a user may set. */
 export async function register(deps: CoreDeps, body: unknown) {
   const input = validate(RegisterSchema, body);
-  const user = await createUser(deps, input);
+  const user = await createUser(deps, input, { signUp: true });
   try {
     await sendVerificationMail(deps, user);
   } catch {
     // No half-registered account: without the mail nobody could finish it, so undo and say so.
     await deps.db.deleteFrom("users").where("id", "=", user.id).execute();
+    if (user.eventId) await dropEvent(deps, user.eventId);
     throw unavailable(authMessages.mailFailed);
   }
-  // The public profile alone: no e-mail address leaves the site (decision 025).
-  await announce(deps, "user.created", () => Promise.resolve(presentPublicUser(deps, user)));
+  if (user.eventId) await releaseEvent(deps, user.eventId);
   return { message: authMessages.registered };
 }
 

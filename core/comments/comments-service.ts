@@ -1,4 +1,3 @@
-import { announce } from "../integrations/webhooks.js";
 import { COMMENT_MAX } from "../../contract/limits.js";
 import {
   CommentCreateSchema,
@@ -8,7 +7,7 @@ import {
 import type { Kysely } from "kysely";
 import type { CommentsTable, Database } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
-import { queueConversationMail } from "../conversation-mail/queue.js";
+import { recordEvent } from "../events/events.js";
 import type { CoreDeps } from "../deps.js";
 import { checkNewAccountBrake } from "../spam/new-accounts.js";
 import { notify } from "../notifications/notifications-service.js";
@@ -32,7 +31,7 @@ export const commentMessages = {
   deleted: "Comment has been deleted",
 } as const;
 
-async function presentOne(deps: CoreDeps, id: string) {
+export async function presentOne(deps: CoreDeps, id: string) {
   const row = await selectComments(deps.db).where("comments.id", "=", id).executeTakeFirst();
   if (!row) throw notFound(commentMessages.notFound);
   return presentComment(deps, row);
@@ -134,6 +133,13 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
               ...about,
             });
           }
+          await recordEvent(trx, deps, {
+            type: "comment.created",
+            commentId: id,
+            postId: post.id,
+            repliedTo: input.parentId ?? null,
+            postPublished: post.status === "published",
+          });
         }),
       { postId: post.id },
     );
@@ -142,14 +148,7 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
     if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
     throw error;
   }
-  await queueConversationMail(deps, { id, repliedTo: input.parentId });
-  const comment = await presentOne(deps, id);
-  // Webhooks hear of talk under published posts only: a draft's stays between its author and
-  // the admins (decision 025).
-  if (post.status === "published") {
-    await announce(deps, "comment.created", () => Promise.resolve(comment));
-  }
-  return comment;
+  return presentOne(deps, id);
 }
 
 export async function updateComment(deps: CoreDeps, actor: Actor, id: string, body: unknown) {

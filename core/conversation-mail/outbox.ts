@@ -1,8 +1,15 @@
-import { PostgresAdapter, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
+import { engineOf } from "../../db/engine.js";
 import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
+import {
+  enqueue,
+  pendingRow,
+  type ChannelRules,
+  type OutboxItem,
+  type TryOutcome,
+} from "../outbox/outbox.js";
 import { addMs, DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
-import { newId } from "../shared/ids.js";
 import { wantsConversationMail } from "../user-settings/user-settings-service.js";
 import { conversationMail, type MailedComment } from "./digest-mail.js";
 import { MAIL_WINDOW_MS } from "./queue.js";
@@ -15,11 +22,17 @@ export const MAIL_LEASE_MS = 5 * 60_000;
 /** Sent rows are kept this long (for the record), then deleted with their events. */
 export const SENT_MAIL_KEPT_MS = 7 * DAY_MS;
 
-const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
-
 /** After a failed send: 1, 2, 4... minutes, at most six hours; a mail is never given up. */
 export const retryDelayMs = (attempts: number) =>
   Math.min(60_000 * 2 ** Math.max(0, Math.min(attempts - 1, 20)), 6 * HOUR_MS);
+
+/** How the outbox tries conversation mail (decision 017): ten at a time, one after another. */
+export const mailRules: ChannelRules = {
+  leaseMs: MAIL_LEASE_MS,
+  batch: 10,
+  retryAt: (mail, now) => addMs(now, retryDelayMs(mail.attempts)),
+  keptMs: SENT_MAIL_KEPT_MS,
+};
 
 /**
  * Turns every recipient whose mail is due into one outbox row holding all their waiting events,
@@ -43,7 +56,7 @@ export async function gatherDueMail(deps: Pick<CoreDeps, "db" | "clock">, limit 
       .where("due_at", "<=", iso(now))
       .orderBy("due_at")
       .limit(limit);
-    if (isPostgres(deps.db)) candidates = candidates.forUpdate().skipLocked();
+    if (engineOf(deps.db) === "postgres") candidates = candidates.forUpdate().skipLocked();
     const claimed = await trx
       .updateTable("mail_digests")
       .set({ due_at: null, quiet_until: iso(addMs(now, MAIL_WINDOW_MS)) })
@@ -53,19 +66,14 @@ export async function gatherDueMail(deps: Pick<CoreDeps, "db" | "clock">, limit 
       .execute();
     let gathered = 0;
     for (const { recipient_id } of claimed) {
-      const id = newId();
-      await trx
-        .insertInto("mail_outbox")
-        .values({
-          id,
-          recipient_id,
-          attempts: 0,
-          next_attempt_at: iso(now),
-          sent_at: null,
-          outcome: null,
-          created_at: iso(now),
-        })
-        .execute();
+      const row = pendingRow(now, {
+        channel: "mail",
+        topic: "conversation",
+        recipient_id,
+        payload: "",
+      });
+      const id = row.id;
+      await enqueue(trx, [row]);
       const events = await trx
         .updateTable("mail_events")
         .set({ mail_id: id })
@@ -74,7 +82,7 @@ export async function gatherDueMail(deps: Pick<CoreDeps, "db" | "clock">, limit 
         .executeTakeFirst();
       if (events.numUpdatedRows === 0n) {
         // Everything it would have told of was deleted meanwhile: no mail, and no quiet window.
-        await trx.deleteFrom("mail_outbox").where("id", "=", id).execute();
+        await trx.deleteFrom("outbox").where("id", "=", id).execute();
         await trx
           .updateTable("mail_digests")
           .set({ quiet_until: null })
@@ -88,75 +96,23 @@ export async function gatherDueMail(deps: Pick<CoreDeps, "db" | "clock">, limit 
   });
 }
 
-export interface ClaimedMail {
-  id: string;
-  recipient_id: string;
-  attempts: number;
-  created_at: string;
-}
-
-/**
- * Claims mails that are due (new, or a retry whose time came, or one whose sender's lease ran out)
- * by moving their next attempt past the lease: one statement, so across instances each attempt
- * is made by one (locked rows skipped on PostgreSQL; SQLite writes one at a time).
- */
-export async function claimDueMail(
-  deps: Pick<CoreDeps, "db" | "clock">,
-  options: { leaseMs?: number; limit?: number } = {},
-): Promise<ClaimedMail[]> {
-  const now = iso(deps.clock());
-  const leaseEnd = iso(addMs(deps.clock(), options.leaseMs ?? MAIL_LEASE_MS));
-  const due = await deps.db
-    .selectFrom("mail_outbox")
-    .select("id")
-    .where("sent_at", "is", null)
-    .where("next_attempt_at", "<=", now)
-    .limit(1)
-    .executeTakeFirst();
-  if (!due) return [];
-  let candidates = deps.db
-    .selectFrom("mail_outbox")
-    .select("id")
-    .where("sent_at", "is", null)
-    .where("next_attempt_at", "<=", now)
-    .orderBy("next_attempt_at")
-    .limit(options.limit ?? 10);
-  if (isPostgres(deps.db)) candidates = candidates.forUpdate().skipLocked();
-  return deps.db
-    .updateTable("mail_outbox")
-    .set((eb) => ({ next_attempt_at: leaseEnd, attempts: eb("attempts", "+", 1) }))
-    .where("id", "in", candidates)
-    .where("sent_at", "is", null)
-    .where("next_attempt_at", "<=", now)
-    .returning(["id", "recipient_id", "attempts", "created_at"])
-    .execute();
-}
-
-async function markDone(
-  deps: Pick<CoreDeps, "db" | "clock">,
-  id: string,
-  outcome: "sent" | "skipped",
-) {
-  await deps.db
-    .updateTable("mail_outbox")
-    .set({ sent_at: iso(deps.clock()), outcome })
-    .where("id", "=", id)
-    .where("sent_at", "is", null)
-    .execute();
-}
+/** A claimed mail: whom it goes to, and since when it waits. */
+export type ClaimedMail = Pick<OutboxItem, "id" | "recipient_id" | "attempts" | "created_at">;
 
 /**
  * Marks a mail skipped. Nothing went out, so the window its gathering opened is closed again: a
  * person mailed nothing while suspended, or only about a suspended writer, hears of the next
  * comment after the usual short delay.
  */
-async function markSkipped(deps: Pick<CoreDeps, "db" | "clock">, mail: ClaimedMail) {
-  await markDone(deps, mail.id, "skipped");
-  await deps.db
-    .updateTable("mail_digests")
-    .set({ quiet_until: null })
-    .where("recipient_id", "=", mail.recipient_id)
-    .execute();
+async function skipped(deps: Pick<CoreDeps, "db">, mail: ClaimedMail): Promise<TryOutcome> {
+  if (mail.recipient_id !== null) {
+    await deps.db
+      .updateTable("mail_digests")
+      .set({ quiet_until: null })
+      .where("recipient_id", "=", mail.recipient_id)
+      .execute();
+  }
+  return { status: "skipped" };
 }
 
 /**
@@ -204,18 +160,21 @@ async function mailedComments(db: Kysely<Database>, mailId: string): Promise<Mai
 /**
  * Sends one claimed mail, built now from what is still true: nothing to a suspended or unverified
  * recipient, or to one who turned the mail off; nothing about comments deleted since or written by
- * someone suspended (what is skipped is dropped, not kept for a restore). Marked done right after
- * the relay (or the outbox file) took it; a failure is retried later, never dropped.
+ * someone suspended (what is skipped is dropped, not kept for a restore). Delivered once the relay
+ * (or the outbox file) took it; a failure is retried later, never dropped.
  */
 export async function deliverMail(
   deps: Pick<CoreDeps, "db" | "clock" | "mailer" | "site" | "log">,
   mail: ClaimedMail,
-): Promise<"sent" | "skipped" | "failed"> {
-  const recipient = await deps.db
-    .selectFrom("users")
-    .select(["id", "email", "username", "is_verified", "suspended_at"])
-    .where("id", "=", mail.recipient_id)
-    .executeTakeFirst();
+): Promise<TryOutcome> {
+  const recipient =
+    mail.recipient_id === null
+      ? undefined
+      : await deps.db
+          .selectFrom("users")
+          .select(["id", "email", "username", "is_verified", "suspended_at"])
+          .where("id", "=", mail.recipient_id)
+          .executeTakeFirst();
   const comments = await mailedComments(deps.db, mail.id);
   if (
     !recipient ||
@@ -224,8 +183,7 @@ export async function deliverMail(
     comments.length === 0 ||
     !(await wantsConversationMail(deps.db, recipient.id))
   ) {
-    await markSkipped(deps, mail);
-    return "skipped";
+    return skipped(deps, mail);
   }
   const message = await conversationMail(deps, recipient, comments, {
     id: mail.id,
@@ -234,40 +192,7 @@ export async function deliverMail(
   try {
     await deps.mailer.send(message);
   } catch (error) {
-    const retryAt = iso(addMs(deps.clock(), retryDelayMs(mail.attempts)));
-    await deps.db
-      .updateTable("mail_outbox")
-      .set({ next_attempt_at: retryAt })
-      .where("id", "=", mail.id)
-      .where("sent_at", "is", null)
-      .execute();
-    deps.log.warn(
-      { err: error, mailId: mail.id, attempts: mail.attempts, retryAt },
-      "could not send a conversation mail; it will be retried",
-    );
-    return "failed";
+    return { status: "retry", error: String(error).slice(0, 200), cause: error };
   }
-  await markDone(deps, mail.id, "sent");
-  return "sent";
-}
-
-/** Deletes mails sent long ago, with their events. */
-export async function pruneSentMail(deps: Pick<CoreDeps, "db" | "clock">) {
-  const before = iso(addMs(deps.clock(), -SENT_MAIL_KEPT_MS));
-  const result = await deps.db
-    .deleteFrom("mail_outbox")
-    .where("sent_at", "<", before)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Hands claimed mails back at once (a server stopping before it sent them). */
-export async function releaseMail(deps: Pick<CoreDeps, "db" | "clock">, ids: string[]) {
-  if (ids.length === 0) return;
-  await deps.db
-    .updateTable("mail_outbox")
-    .set({ next_attempt_at: iso(deps.clock()) })
-    .where("id", "in", ids)
-    .where("sent_at", "is", null)
-    .execute();
+  return { status: "delivered" };
 }

@@ -1,5 +1,5 @@
-import { sql } from "kysely";
-import type { MailEventKind } from "../../db/schema.js";
+import { sql, type Kysely } from "kysely";
+import type { Database, MailEventKind } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
 import { addMs, iso } from "../shared/clock.js";
 import { isId, newId } from "../shared/ids.js";
@@ -9,7 +9,7 @@ export const FIRST_MAIL_DELAY_MS = 60_000;
 /** At most one conversation mail per person in this long (DESIGN.md 9). */
 export const MAIL_WINDOW_MS = 10 * 60_000;
 
-type Deps = Pick<CoreDeps, "db" | "clock" | "log">;
+type Deps = Pick<CoreDeps, "db">;
 
 /**
  * Who hears of a new comment: the post's author ("comment"), and as "reply" the author of the
@@ -55,47 +55,47 @@ async function recipientsOf(deps: Deps, commentId: string, repliedTo: string | n
 }
 
 /**
- * Queues the mail a new comment causes (decision 017). The comment is already stored: a failure
- * here is logged and costs the mail, never the comment.
+ * The mail a new comment causes (decision 017), as a subscriber of `comment.created`: who hears of
+ * it is read now, and the returned write queues each recipient's event in the dispatch's
+ * transaction. Recipients in the order of their ids: two dispatches lock their rows in one order.
  */
 export async function queueConversationMail(
-  deps: Deps,
-  comment: { id: string; repliedTo?: string | null | undefined },
+  deps: Pick<CoreDeps, "db" | "clock">,
+  comment: { commentId: string; repliedTo: string | null },
 ) {
-  try {
-    const recipients = await recipientsOf(deps, comment.id, comment.repliedTo);
+  const recipients = [...(await recipientsOf(deps, comment.commentId, comment.repliedTo))].sort(
+    ([a], [b]) => a.localeCompare(b),
+  );
+  if (recipients.length === 0) return undefined;
+  return async (trx: Kysely<Database>) => {
     const now = deps.clock();
     const soon = iso(addMs(now, FIRST_MAIL_DELAY_MS));
     for (const [recipientId, kind] of recipients) {
-      await deps.db.transaction().execute(async (trx) => {
-        // The recipient's row first: on PostgreSQL the upsert locks it, so a gatherer claiming it
-        // waits for this event (or finished before, and the event waits for the next mail).
-        await trx
-          .insertInto("mail_digests")
-          .values({ recipient_id: recipientId, due_at: soon, quiet_until: null })
-          .onConflict((oc) =>
-            oc.column("recipient_id").doUpdateSet({
-              due_at: sql<string>`case
-                when mail_digests.due_at is not null then mail_digests.due_at
-                when mail_digests.quiet_until > ${soon} then mail_digests.quiet_until
-                else ${soon} end`,
-            }),
-          )
-          .execute();
-        await trx
-          .insertInto("mail_events")
-          .values({
-            id: newId(),
-            recipient_id: recipientId,
-            comment_id: comment.id,
-            kind,
-            mail_id: null,
-            created_at: iso(now),
-          })
-          .execute();
-      });
+      // The recipient's row first: on PostgreSQL the upsert locks it, so a gatherer claiming it
+      // waits for this event (or finished before, and the event waits for the next mail).
+      await trx
+        .insertInto("mail_digests")
+        .values({ recipient_id: recipientId, due_at: soon, quiet_until: null })
+        .onConflict((oc) =>
+          oc.column("recipient_id").doUpdateSet({
+            due_at: sql<string>`case
+              when mail_digests.due_at is not null then mail_digests.due_at
+              when mail_digests.quiet_until > ${soon} then mail_digests.quiet_until
+              else ${soon} end`,
+          }),
+        )
+        .execute();
+      await trx
+        .insertInto("mail_events")
+        .values({
+          id: newId(),
+          recipient_id: recipientId,
+          comment_id: comment.commentId,
+          kind,
+          mail_id: null,
+          created_at: iso(now),
+        })
+        .execute();
     }
-  } catch (error) {
-    deps.log.warn({ err: error, commentId: comment.id }, "could not queue conversation mail");
-  }
+  };
 }

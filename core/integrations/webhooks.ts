@@ -2,17 +2,23 @@ import { createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { PostgresAdapter, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import {
   integrationMessages as m,
   TEST_EVENT,
   WEBHOOK_SECRET_PREFIX,
   WebhookCreateSchema,
   WEBHOOKS_MAX,
-  type WebhookEvent,
 } from "../../contract/integrations.js";
-import type { Database, WebhookDeliveriesTable, WebhooksTable } from "../../db/schema.js";
+import type { Database, OutboxTable, WebhooksTable } from "../../db/schema.js";
 import type { CoreDeps, WebhookSettings } from "../deps.js";
+import {
+  enqueue,
+  pendingRow,
+  type ChannelRules,
+  type OutboxItem,
+  type TryOutcome,
+} from "../outbox/outbox.js";
 import { pageOf } from "../posts/queries.js";
 import { addMs, DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
 import { conflict, invalid, notFound } from "../shared/errors.js";
@@ -48,8 +54,6 @@ export const DELIVERIES_PAGE = 20;
 /** At most this much of a receiver's answer is read (and thrown away). */
 const ANSWER_READ_MAX = 64 * 1024;
 
-const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
-
 const present = (row: Pick<WebhooksTable, "id" | "url" | "events" | "created_at">) => ({
   _id: row.id,
   url: row.url,
@@ -57,14 +61,22 @@ const present = (row: Pick<WebhooksTable, "id" | "url" | "events" | "created_at"
   createdAt: row.created_at,
 });
 
+/** How the outbox tries webhook deliveries (decision 025): ten at a time, side by side. */
+export const webhookRules: ChannelRules = {
+  leaseMs: DELIVERY_LEASE_MS,
+  batch: 10,
+  retryAt: (delivery, now) => nextTryAt(delivery.created_at, delivery.attempts, now),
+  keptMs: DELIVERIES_KEPT_MS,
+};
+
 const presentDelivery = (
   row: Pick<
-    WebhookDeliveriesTable,
-    "id" | "event" | "status" | "attempts" | "last_attempt_at" | "response_status"
+    OutboxTable,
+    "id" | "topic" | "status" | "attempts" | "last_attempt_at" | "response_status"
   >,
 ) => ({
   _id: row.id,
-  event: row.event,
+  event: row.topic,
   status: row.status,
   attempts: row.attempts,
   lastAttemptAt: row.last_attempt_at,
@@ -92,7 +104,7 @@ async function assertPublicUrl(settings: Pick<WebhookSettings, "allowPrivate">, 
 const newSecret = () => `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString("base64")}`;
 
 const settingsOf = (deps: Pick<CoreDeps, "webhooks">) =>
-  deps.webhooks ?? { allowPrivate: false, timeoutMs: 10_000, queued: () => undefined };
+  deps.webhooks ?? { allowPrivate: false, timeoutMs: 10_000 };
 
 /** `POST /api/webhooks` (admin): the secret is in this answer alone. */
 export async function createWebhook(
@@ -181,8 +193,9 @@ export async function listDeliveries(
   await requireWebhook(deps.db, id);
   const { limit, offset } = pageOf(pageNumber, DELIVERIES_PAGE);
   const rows = await deps.db
-    .selectFrom("webhook_deliveries")
-    .select(["id", "event", "status", "attempts", "last_attempt_at", "response_status"])
+    .selectFrom("outbox")
+    .select(["id", "topic", "status", "attempts", "last_attempt_at", "response_status"])
+    .where("channel", "=", "webhook")
     .where("webhook_id", "=", id)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
@@ -192,135 +205,65 @@ export async function listDeliveries(
   return rows.map(presentDelivery);
 }
 
+/** The endpoints that want `event`. */
+export async function endpointsWanting(db: Kysely<Database>, event: string) {
+  const endpoints = await db.selectFrom("webhooks").select(["id", "events"]).execute();
+  return endpoints
+    .filter((row) => (JSON.parse(row.events) as string[]).includes(event))
+    .map((row) => row.id);
+}
+
 /** One delivery row per endpoint, its body fixed now: every try sends these bytes. */
-async function queueDeliveries(
-  deps: Pick<CoreDeps, "db" | "clock" | "webhooks">,
+export async function queueDeliveries(
+  db: Kysely<Database>,
   webhookIds: readonly string[],
-  type: string,
-  data: unknown,
+  event: { type: string; at: Date; data: unknown },
 ) {
-  if (webhookIds.length === 0) return [];
-  const now = iso(deps.clock());
-  const payload = JSON.stringify({ type, timestamp: now, data });
-  const rows = webhookIds.map((webhookId) => ({
-    id: newId(),
-    webhook_id: webhookId,
-    event: type,
-    payload,
-    status: "pending" as const,
-    attempts: 0,
-    next_attempt_at: now,
-    last_attempt_at: null,
-    response_status: null,
-    last_error: null,
-    created_at: now,
-  }));
-  await deps.db.insertInto("webhook_deliveries").values(rows).execute();
-  settingsOf(deps).queued();
+  const payload = JSON.stringify({ type: event.type, timestamp: iso(event.at), data: event.data });
+  const rows = webhookIds.map((webhookId) =>
+    pendingRow(event.at, {
+      channel: "webhook",
+      topic: event.type,
+      webhook_id: webhookId,
+      payload,
+    }),
+  );
+  await enqueue(db, rows);
   return rows;
 }
 
 /** "Send a test event": a `webhook.test` delivery to one endpoint, like any other. */
 export async function sendTestEvent(
-  deps: Pick<CoreDeps, "db" | "clock" | "webhooks" | "site">,
+  deps: Pick<CoreDeps, "db" | "clock" | "queued" | "site">,
   actor: Actor,
   id: string,
 ) {
   assertAdmin(actor);
   const webhook = await requireWebhook(deps.db, id);
-  const [row] = await queueDeliveries(deps, [webhook.id], TEST_EVENT, {
-    message: `A test event from ${deps.site.publicUrl}`,
+  const [row] = await queueDeliveries(deps.db, [webhook.id], {
+    type: TEST_EVENT,
+    at: deps.clock(),
+    data: { message: `A test event from ${deps.site.publicUrl}` },
   });
   if (!row) throw notFound(m.webhookNotFound);
-  return presentDelivery(row);
+  deps.queued?.();
+  return presentDelivery({
+    ...row,
+    id: row.id,
+    status: "pending",
+    last_attempt_at: null,
+    response_status: null,
+    attempts: 0,
+  });
 }
 
-/**
- * Tells every endpoint that wants `event`: called right after the write it tells of. `data` is
- * made only when some endpoint wants it, so a site without webhooks pays one small read. Never
- * throws: the write it tells of has happened, and its caller's answer must not say otherwise.
- */
-export async function announce(
-  deps: Pick<CoreDeps, "db" | "clock" | "webhooks" | "log">,
-  event: WebhookEvent,
-  data: () => Promise<unknown>,
-) {
-  if (!deps.webhooks) return;
-  try {
-    const endpoints = await deps.db.selectFrom("webhooks").select(["id", "events"]).execute();
-    const wanting = endpoints
-      .filter((row) => (JSON.parse(row.events) as string[]).includes(event))
-      .map((row) => row.id);
-    if (wanting.length === 0) return;
-    await queueDeliveries(deps, wanting, event, await data());
-  } catch (error) {
-    deps.log.warn({ err: error, event }, "could not queue a webhook event");
-  }
-}
-
-export interface ClaimedDelivery {
-  id: string;
-  attempts: number;
-  payload: string;
-  created_at: string;
+/** A claimed delivery with its endpoint's address and secret. */
+export interface ClaimedDelivery extends Pick<
+  OutboxItem,
+  "id" | "attempts" | "payload" | "created_at"
+> {
   url: string;
   secret: string;
-}
-
-/**
- * Claims deliveries that are due (new, a retry whose time came, or one whose sender's lease ran
- * out) by moving their next attempt past the lease, in one statement, as the mail outbox does
- * (decision 017): across instances each try is made by one.
- */
-export async function claimDueDeliveries(
-  deps: Pick<CoreDeps, "db" | "clock">,
-  options: { leaseMs?: number | undefined; limit?: number } = {},
-): Promise<ClaimedDelivery[]> {
-  const now = iso(deps.clock());
-  const due = await deps.db
-    .selectFrom("webhook_deliveries")
-    .select("id")
-    .where("status", "=", "pending")
-    .where("next_attempt_at", "<=", now)
-    .limit(1)
-    .executeTakeFirst();
-  // Most checks find nothing due: they stay reads, with no write lock taken on SQLite.
-  if (!due) return [];
-  let candidates = deps.db
-    .selectFrom("webhook_deliveries")
-    .select("id")
-    .where("status", "=", "pending")
-    .where("next_attempt_at", "<=", now)
-    .orderBy("next_attempt_at")
-    .limit(options.limit ?? 10);
-  if (isPostgres(deps.db)) candidates = candidates.forUpdate().skipLocked();
-  const claimed = await deps.db
-    .updateTable("webhook_deliveries")
-    .set((eb) => ({
-      next_attempt_at: iso(addMs(deps.clock(), options.leaseMs ?? DELIVERY_LEASE_MS)),
-      attempts: eb("attempts", "+", 1),
-    }))
-    .where("id", "in", candidates)
-    .where("status", "=", "pending")
-    .where("next_attempt_at", "<=", now)
-    .returning(["id", "webhook_id", "attempts", "payload", "created_at"])
-    .execute();
-  if (claimed.length === 0) return [];
-  const endpoints = await deps.db
-    .selectFrom("webhooks")
-    .select(["id", "url", "secret"])
-    .where(
-      "id",
-      "in",
-      claimed.map((row) => row.webhook_id),
-    )
-    .execute();
-  const byId = new Map(endpoints.map((row) => [row.id, row]));
-  return claimed.flatMap((row) => {
-    const endpoint = byId.get(row.webhook_id);
-    // Removed meanwhile: its deliveries went with it.
-    return endpoint ? [{ ...row, url: endpoint.url, secret: endpoint.secret }] : [];
-  });
 }
 
 /** The Standard Webhooks signature of one try: `v1,` and the base64 HMAC-SHA256 of id.timestamp.body. */
@@ -330,7 +273,7 @@ export function signature(secret: string, id: string, timestamp: number, body: s
   return `v1,${mac.digest("base64")}`;
 }
 
-interface TryOutcome {
+interface PostOutcome {
   /** The receiver's status code, if it answered. */
   status?: number;
   /** Why the try failed without an answer (refused address, timeout, connection error). */
@@ -345,7 +288,7 @@ export function postOnce(
   settings: Pick<WebhookSettings, "allowPrivate" | "timeoutMs">,
   delivery: Pick<ClaimedDelivery, "id" | "url" | "secret" | "payload">,
   now: Date,
-): Promise<TryOutcome> {
+): Promise<PostOutcome> {
   return new Promise((resolve) => {
     let url: URL;
     try {
@@ -384,7 +327,7 @@ export function postOnce(
     const timer = setTimeout(() => {
       request.destroy(new Error(`no answer within ${String(settings.timeoutMs / 1000)} s`));
     }, settings.timeoutMs);
-    const finish = (outcome: TryOutcome) => {
+    const finish = (outcome: PostOutcome) => {
       clearTimeout(timer);
       resolve(outcome);
     };
@@ -422,63 +365,30 @@ export function nextTryAt(createdAt: string, attempts: number, now: Date): Date 
 }
 
 /**
- * Makes one try of a claimed delivery and records it: delivered on a 2xx answer; else retried
- * later with the same id, or failed once the day is over. Written only while the claim is this
- * sender's (its attempt count unchanged), so a sender that outlived its lease writes nothing.
+ * Makes one try of a claimed delivery: delivered on a 2xx answer; else retried later with the same
+ * id, or failed once the day is over (the outbox's `settle`, with `webhookRules`). An endpoint
+ * removed meanwhile took its deliveries with it: skipped.
  */
-export async function deliver(
-  deps: Pick<CoreDeps, "db" | "clock" | "webhooks" | "log">,
-  delivery: ClaimedDelivery,
-) {
+export async function deliverWebhook(
+  deps: Pick<CoreDeps, "db" | "clock" | "webhooks">,
+  delivery: Pick<OutboxItem, "id" | "webhook_id" | "attempts" | "payload" | "created_at">,
+): Promise<TryOutcome> {
+  const endpoint =
+    delivery.webhook_id === null
+      ? undefined
+      : await deps.db
+          .selectFrom("webhooks")
+          .select(["url", "secret"])
+          .where("id", "=", delivery.webhook_id)
+          .executeTakeFirst();
+  if (!endpoint) return { status: "skipped" };
   // Claimed past its day (the site was down): given up without a try, as the schedule says.
-  const late = deps.clock().getTime() - Date.parse(delivery.created_at) > DELIVERY_WINDOW_MS;
-  const outcome = late
-    ? { error: "not tried: over a day since the event" }
-    : await postOnce(settingsOf(deps), delivery, deps.clock());
-  const now = deps.clock();
-  const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
-  const retryAt = ok ? undefined : nextTryAt(delivery.created_at, delivery.attempts, now);
-  await deps.db
-    .updateTable("webhook_deliveries")
-    .set({
-      status: ok ? "delivered" : retryAt ? "pending" : "failed",
-      next_attempt_at: retryAt ? iso(retryAt) : null,
-      last_attempt_at: iso(now),
-      response_status: outcome.status ?? null,
-      last_error: outcome.error ?? null,
-    })
-    .where("id", "=", delivery.id)
-    .where("attempts", "=", delivery.attempts)
-    .where("status", "=", "pending")
-    .execute();
-  return ok ? "delivered" : retryAt ? "retry" : "failed";
-}
-
-/**
- * Hands claimed deliveries back at once (a server stopping before it sent them), each only while
- * its claim is still this sender's: one another instance took over since is left alone.
- */
-export async function releaseDeliveries(
-  deps: Pick<CoreDeps, "db" | "clock">,
-  claimed: readonly Pick<ClaimedDelivery, "id" | "attempts">[],
-) {
-  for (const delivery of claimed) {
-    await deps.db
-      .updateTable("webhook_deliveries")
-      .set({ next_attempt_at: iso(deps.clock()), attempts: delivery.attempts - 1 })
-      .where("id", "=", delivery.id)
-      .where("attempts", "=", delivery.attempts)
-      .where("status", "=", "pending")
-      .execute();
+  if (deps.clock().getTime() - Date.parse(delivery.created_at) > DELIVERY_WINDOW_MS) {
+    return { status: "retry", error: "not tried: over a day since the event" };
   }
-}
-
-/** Deletes deliveries finished long ago. */
-export async function pruneDeliveries(deps: Pick<CoreDeps, "db" | "clock">) {
-  const result = await deps.db
-    .deleteFrom("webhook_deliveries")
-    .where("status", "!=", "pending")
-    .where("created_at", "<", iso(addMs(deps.clock(), -DELIVERIES_KEPT_MS)))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const outcome = await postOnce(settingsOf(deps), { ...delivery, ...endpoint }, deps.clock());
+  const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+  return ok
+    ? { status: "delivered", responseStatus: outcome.status }
+    : { status: "retry", responseStatus: outcome.status, error: outcome.error };
 }

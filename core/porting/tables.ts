@@ -72,8 +72,8 @@ export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
     "the target keeps the key it made: unsubscribe links mailed before the move stop working, later mails carry new ones",
   mail_digests: "conversation mail waiting to be sent is not carried (decision 017)",
   mail_events: "conversation mail waiting to be sent is not carried (decision 017)",
-  mail_outbox: "conversation mail waiting to be sent is not carried (decision 017)",
-  webhook_deliveries: "webhook deliveries waiting or done are not carried (decision 025)",
+  outbox:
+    "events, conversation mail and webhook deliveries waiting or done are not carried (decision 027)",
   stats_visitors:
     "the day's visitor hashes are not carried: a reader may count again on the day of the move (decision 026)",
   stats_salts: "a day's salt never leaves the server that drew it (decision 026)",

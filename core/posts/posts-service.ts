@@ -1,4 +1,3 @@
-import { announce } from "../integrations/webhooks.js";
 import { sql } from "kysely";
 import {
   contentMessages,
@@ -32,6 +31,7 @@ import { checkNewAccountBrake } from "../spam/new-accounts.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
+import { recordEvent } from "../events/events.js";
 import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
@@ -298,22 +298,24 @@ export async function getPost(
 }
 
 /**
- * Tells webhooks what a write did to a post (decision 025): it went out (`post.published`), a
- * published post changed (`post.updated`), or one left the site, deleted or taken back to drafts
- * (`post.deleted`). `data` is the post as an anonymous GET /api/posts/:id gives it, comments aside.
+ * Records what a write did to a post, in its transaction (decision 027): it went out
+ * (`post.published`), a published post changed (`post.updated`), or one left the site, deleted or
+ * taken back to drafts (`post.deleted`). A draft's changes are nobody else's news.
  */
-async function announcePost(
+async function recordPostChange(
+  trx: Kysely<Database>,
   deps: CoreDeps,
   wasPublished: boolean,
   isPublished: boolean,
   postId: string,
 ) {
   if (isPublished) {
-    await announce(deps, wasPublished ? "post.updated" : "post.published", () =>
-      getPost(deps, undefined, postId, false),
-    );
+    await recordEvent(trx, deps, {
+      type: wasPublished ? "post.updated" : "post.published",
+      postId,
+    });
   } else if (wasPublished) {
-    await announce(deps, "post.deleted", () => Promise.resolve({ _id: postId }));
+    await recordEvent(trx, deps, { type: "post.deleted", postId });
   }
 }
 
@@ -418,6 +420,7 @@ export async function createPost(
         await trx.insertInto("posts").values(post).execute();
         await writeTags(trx, post.id, parsed.data.tags ?? []);
         await body.claimImages(trx, post);
+        await recordPostChange(trx, deps, false, status === "published", post.id);
       }),
     );
   } catch (error) {
@@ -425,7 +428,6 @@ export async function createPost(
     throw error;
   }
   if (publishing.data.publishAt) deps.postScheduled?.(publishing.data.publishAt);
-  await announcePost(deps, false, status === "published", post.id);
   return getPost(deps, actor, post.id);
 }
 
@@ -567,14 +569,14 @@ export async function updatePost(
           await keepRevision(trx, post, actor.id, now);
         }
         await rendered?.claimImages(trx, post);
+        if (!autosave) {
+          const isPublished = (state.status ?? post.status) === "published";
+          await recordPostChange(trx, deps, post.status === "published", isPublished, post.id);
+        }
       }),
     staysDraft ? { postId: post.id } : undefined,
   );
   if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
-  if (!autosave) {
-    const isPublished = (state.status ?? post.status) === "published";
-    await announcePost(deps, post.status === "published", isPublished, post.id);
-  }
   return getPost(deps, actor, post.id);
 }
 
@@ -668,16 +670,19 @@ export async function changePostStatus(deps: CoreDeps, actor: Actor, id: string,
   const publishing = validate(PostPublishingSchema, body);
   requireCoverToPublish(post, publishing);
   const state = publishingColumns(deps, publishing);
+  const isPublished = (state.status ?? post.status) === "published";
   await changingContent(deps, () =>
-    deps.db
-      .updateTable("posts")
-      .set({ ...state, updated_at: iso(deps.clock()) })
-      .where("id", "=", post.id)
-      .execute(),
+    deps.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("posts")
+        .set({ ...state, updated_at: iso(deps.clock()) })
+        .where("id", "=", post.id)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows !== 1n) return;
+      await recordPostChange(trx, deps, post.status === "published", isPublished, post.id);
+    }),
   );
   if (publishing.publishAt) deps.postScheduled?.(publishing.publishAt);
-  const isPublished = (state.status ?? post.status) === "published";
-  await announcePost(deps, post.status === "published", isPublished, post.id);
   return getPost(deps, actor, post.id);
 }
 
@@ -709,23 +714,26 @@ export async function replacePostImage(
   const swapped = await changingContent(deps, () =>
     swapImage(deps, imageKey, {
       currentKey: async () => (await findPost(deps, post.id))?.image_key,
-      setKeyIf: async (expected) => {
-        const result = await deps.db
-          .updateTable("posts")
-          .set({ image_key: imageKey, updated_at: iso(deps.clock()) })
-          .where("id", "=", post.id)
-          .where((eb) =>
-            // A draft saved without a cover gets its first one here.
-            expected === null ? eb("image_key", "is", null) : eb("image_key", "=", expected),
-          )
-          .executeTakeFirst();
-        return result.numUpdatedRows === 1n;
-      },
+      setKeyIf: (expected) =>
+        deps.db.transaction().execute(async (trx) => {
+          const result = await trx
+            .updateTable("posts")
+            .set({ image_key: imageKey, updated_at: iso(deps.clock()) })
+            .where("id", "=", post.id)
+            .where((eb) =>
+              // A draft saved without a cover gets its first one here.
+              expected === null ? eb("image_key", "is", null) : eb("image_key", "=", expected),
+            )
+            .returning("status")
+            .executeTakeFirst();
+          if (result?.status === "published") {
+            await recordEvent(trx, deps, { type: "post.updated", postId: post.id });
+          }
+          return result !== undefined;
+        }),
     }),
   );
   if (!swapped) throw notFound(postMessages.notFound);
-  const published = post.status === "published";
-  await announcePost(deps, published, published, post.id);
   return getPost(deps, actor, post.id);
 }
 
@@ -737,9 +745,6 @@ export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
     deps.db.transaction().execute((trx) => deletePostIn(trx, deps, actor, post)),
   );
   await discardImages(deps, imageKeys);
-  if (post.status === "published") {
-    await announce(deps, "post.deleted", () => Promise.resolve({ _id: post.id }));
-  }
   return { postId: post.id, message: postMessages.deleted };
 }
 
@@ -749,12 +754,20 @@ export async function deletePost(deps: CoreDeps, actor: Actor, id: string) {
  */
 export async function deletePostIn(
   trx: Kysely<Database>,
-  deps: Pick<CoreDeps, "clock">,
+  deps: Pick<CoreDeps, "clock" | "queued">,
   actor: Actor,
   post: Pick<PostsTable, "id" | "user_id" | "title" | "image_key">,
 ) {
   const keys = await bodyImageKeysOfPost(trx, post.id);
-  await trx.deleteFrom("posts").where("id", "=", post.id).execute();
+  const deleted = await trx
+    .deleteFrom("posts")
+    .where("id", "=", post.id)
+    .returning("status")
+    .executeTakeFirst();
+  // A published post left the site (a draft was never news).
+  if (deleted?.status === "published") {
+    await recordEvent(trx, deps, { type: "post.deleted", postId: post.id });
+  }
   if (actor.id !== post.user_id) {
     await recordAudit(trx, deps, actor, "post.delete", {
       kind: "post",

@@ -1,8 +1,7 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
-import { announce } from "../integrations/webhooks.js";
-import { getPost } from "./posts-service.js";
+import { recordEvent } from "../events/events.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
 
@@ -40,23 +39,26 @@ export async function publishDuePosts(deps: CoreDeps) {
   // Most checks find nothing due: they stay reads, with no write lock taken on SQLite.
   if (!due) return [];
   const claimed = await changingContent(deps, () =>
-    deps.db
-      .updateTable("posts")
-      .set({
-        status: "published",
-        published_at: sql<string>`coalesce(published_at, publish_at)`,
-        publish_at: null,
-      })
-      .where("status", "=", "scheduled")
-      .where("publish_at", "<=", now)
-      .where(authorActive)
-      .returning("id")
-      .execute(),
+    deps.db.transaction().execute(async (trx) => {
+      const published = await trx
+        .updateTable("posts")
+        .set({
+          status: "published",
+          published_at: sql<string>`coalesce(published_at, publish_at)`,
+          publish_at: null,
+        })
+        .where("status", "=", "scheduled")
+        .where("publish_at", "<=", now)
+        .where(authorActive)
+        .returning("id")
+        .execute();
+      // Each went out once (claimed by one instance): its event is recorded once.
+      for (const { id } of published) {
+        await recordEvent(trx, deps, { type: "post.published", postId: id });
+      }
+      return published;
+    }),
   );
-  // Each went out once (claimed by one instance): webhooks hear of it once.
-  for (const { id } of claimed) {
-    await announce(deps, "post.published", () => getPost(deps, undefined, id, false));
-  }
   return claimed.map((row) => row.id);
 }
 

@@ -1,4 +1,3 @@
-import { announce } from "../integrations/webhooks.js";
 import {
   ReportCreateSchema,
   ReportDecisionSchema,
@@ -229,12 +228,8 @@ export async function decideReport(deps: CoreDeps, actor: Actor, id: string, bod
       });
       return removed;
     });
-  const { imageKeys, publishedPostId } =
-    action === "remove" ? await changingContent(deps, decide) : await decide();
+  const { imageKeys } = action === "remove" ? await changingContent(deps, decide) : await decide();
   await discardImages(deps, imageKeys);
-  if (publishedPostId) {
-    await announce(deps, "post.deleted", () => Promise.resolve({ _id: publishedPostId }));
-  }
   if (suspended) await tellSuspended(deps, suspended, terms);
   const messages = {
     dismiss: reportMessages.dismissed,
@@ -286,16 +281,15 @@ async function removeTarget(
   deps: CoreDeps,
   actor: Actor,
   report: ReportsTable,
-): Promise<{ imageKeys: (string | null)[]; publishedPostId?: string }> {
+): Promise<{ imageKeys: (string | null)[] }> {
   if (report.target_kind === "post") {
     const post = await trx
       .selectFrom("posts")
-      .select(["id", "user_id", "title", "image_key", "status"])
+      .select(["id", "user_id", "title", "image_key"])
       .where("id", "=", report.target_id)
       .executeTakeFirst();
     if (!post) return { imageKeys: [] };
-    const imageKeys = await deletePostIn(trx, deps, actor, post);
-    return post.status === "published" ? { imageKeys, publishedPostId: post.id } : { imageKeys };
+    return { imageKeys: await deletePostIn(trx, deps, actor, post) };
   }
   const comment = await trx
     .selectFrom("comments")

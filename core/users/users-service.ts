@@ -1,5 +1,4 @@
 import { integrationMessages } from "../../contract/integrations.js";
-import { announce } from "../integrations/webhooks.js";
 import { PROFILE_PHOTO_MAX_BYTES } from "../../contract/limits.js";
 import { profileMessages, profileUpdateSchema } from "../../contract/users.js";
 import { compiledOnce } from "../../db/compiled-once.js";
@@ -23,6 +22,7 @@ import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { bodyImageKeysOfUser } from "../posts/body-images.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
+import { recordEvent } from "../events/events.js";
 import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
 import type { RowWindow } from "../shared/row-window.js";
@@ -266,7 +266,7 @@ export async function setProfilePhoto(
 export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
   const user = await requireUser(deps, id);
   if (!canDeleteUser(actor, user.id)) throw forbidden("You can only delete your own profile");
-  const { imageKeys, publishedPostIds } = await changingContent(deps, () =>
+  const imageKeys = await changingContent(deps, () =>
     deps.db.transaction().execute(async (trx) => {
       if (user.is_admin === 1) {
         // Lock the admin rows first (a no-op update works on both engines), so two admins deleting
@@ -298,6 +298,12 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
         .where("post_id", "is", null)
         .execute();
       await trx.deleteFrom("users").where("id", "=", user.id).execute();
+      // Its published posts left the site with it (drafts were never news).
+      for (const post of posts) {
+        if (post.status === "published") {
+          await recordEvent(trx, deps, { type: "post.deleted", postId: post.id });
+        }
+      }
       if (actor.id !== user.id) {
         await recordAudit(trx, deps, actor, "user.delete", {
           kind: "user",
@@ -305,18 +311,9 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
           summary: user.username,
         });
       }
-      return {
-        imageKeys: [user.photo_key, ...posts.map((post) => post.image_key), ...bodyImageKeys],
-        publishedPostIds: posts
-          .filter((post) => post.status === "published")
-          .map((post) => post.id),
-      };
+      return [user.photo_key, ...posts.map((post) => post.image_key), ...bodyImageKeys];
     }),
   );
   await discardImages(deps, imageKeys);
-  // Its published posts left the site with it: webhooks hear of each (drafts were never told of).
-  for (const postId of publishedPostIds) {
-    await announce(deps, "post.deleted", () => Promise.resolve({ _id: postId }));
-  }
   return { message: actor.id === user.id ? userMessages.deleted : userMessages.deletedByAdmin };
 }

@@ -111,7 +111,7 @@ async function waitForMails(user: TestUser, count: number) {
 const settle = () => sleep(400);
 
 beforeAll(async () => {
-  server = await startTestServer({}, { clock, mailCheckMs: 50 });
+  server = await startTestServer({}, { clock, outboxCheckMs: 50 });
   api = client(server.url);
   admin = await signInAdmin(server, api);
   await addCategory(api, admin, "General");
@@ -332,10 +332,11 @@ describe("a suspension and its restore (decision 013)", () => {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       const skipped = await server.app.deps.db
-        .selectFrom("mail_outbox")
+        .selectFrom("outbox")
         .select("id")
+        .where("channel", "=", "mail")
         .where("recipient_id", "=", user.id)
-        .where("outcome", "=", "skipped")
+        .where("status", "=", "skipped")
         .executeTakeFirst();
       if (skipped) return;
       await sleep(50);
@@ -482,7 +483,7 @@ describe("a mail the relay refuses", () => {
     relay.refuse = 2;
     const relayed = await startTestServer(
       { SMTP_URL: `smtp://127.0.0.1:${String(relay.port)}` },
-      { clock, mailCheckMs: 50 },
+      { clock, outboxCheckMs: 50 },
     );
     try {
       const relayedApi = client(relayed.url);
@@ -497,7 +498,11 @@ describe("a mail the relay refuses", () => {
       );
       expect(written.status, written.text).toBe(201);
       const row = () =>
-        relayed.app.deps.db.selectFrom("mail_outbox").selectAll().executeTakeFirstOrThrow();
+        relayed.app.deps.db
+          .selectFrom("outbox")
+          .selectAll()
+          .where("channel", "=", "mail")
+          .executeTakeFirstOrThrow();
       const until = async (check: () => boolean) => {
         const deadline = Date.now() + 10_000;
         while (!check()) {
@@ -518,15 +523,15 @@ describe("a mail the relay refuses", () => {
       await settle();
       expect(relay.refused, "retried at once").toHaveLength(1);
       const first = await row();
-      expect(first.sent_at).toBeNull();
+      expect(first.finished_at).toBeNull();
       expect(first.attempts).toBe(1);
-      expect(new Date(first.next_attempt_at).getTime()).toBe(now + 60_000);
+      expect(new Date(first.next_attempt_at ?? "").getTime()).toBe(now + 60_000);
 
       advance(1);
       await until(() => relay.refused.length === 2);
       await until(retriesLogged(2));
       // The next try waits twice as long.
-      expect(new Date((await row()).next_attempt_at).getTime()).toBe(now + 120_000);
+      expect(new Date((await row()).next_attempt_at ?? "").getTime()).toBe(now + 120_000);
       advance(1);
       await settle();
       expect(relay.accepted).toHaveLength(0);
@@ -541,7 +546,8 @@ describe("a mail the relay refuses", () => {
         relay.accepted[0]?.messageId,
       ]);
       const done = await row();
-      expect(done.sent_at).not.toBeNull();
+      expect(done.finished_at).not.toBeNull();
+      expect(done.status).toBe("delivered");
       expect(done.attempts).toBe(3);
       expect(relayed.logs.join("\n")).toContain("could not send a conversation mail");
     } finally {

@@ -74,7 +74,7 @@ async function runModule(file: string, env: Record<string, string>) {
 beforeAll(async () => {
   server = await startTestServer(
     { WEBHOOK_ALLOW_PRIVATE: "on" },
-    { webhookCheckMs: 200, webhookTimeoutMs: 2000 },
+    { outboxCheckMs: 200, webhookTimeoutMs: 2000 },
   );
   api = client(server.url);
   admin = await signInAdmin(server, api);

@@ -3,11 +3,8 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_EVENTS } from "../../contract/integrations.js";
 import { isPrivateAddress } from "../../core/integrations/addresses.js";
-import {
-  claimDueDeliveries,
-  nextTryAt,
-  RETRY_DELAYS_MS,
-} from "../../core/integrations/webhooks.js";
+import { nextTryAt, RETRY_DELAYS_MS, webhookRules } from "../../core/integrations/webhooks.js";
+import { claimDue, pendingRow } from "../../core/outbox/outbox.js";
 import { publishDuePosts } from "../../core/posts/scheduled-publishing.js";
 import { buildUser, PASSWORD, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client, type Reply } from "../support/http.js";
@@ -37,7 +34,7 @@ import {
 // server's own code. The servers look for due deliveries every 200 ms and give a receiver 1 s,
 // so a retry whose time is moved to now in the database goes out at once.
 
-const FAST = { webhookCheckMs: 200, webhookTimeoutMs: 1000 };
+const FAST = { outboxCheckMs: 200, webhookTimeoutMs: 1000 };
 
 interface CreatedWebhook {
   _id: string;
@@ -136,11 +133,7 @@ const sendTest = (id: string, on: { api: Client; admin: TestUser } = { api, admi
 
 /** A delivery's row in the outbox, as the server keeps it. */
 const rowOf = (id: string, on: TestServer = server) =>
-  on.app.deps.db
-    .selectFrom("webhook_deliveries")
-    .selectAll()
-    .where("id", "=", id)
-    .executeTakeFirstOrThrow();
+  on.app.deps.db.selectFrom("outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
 /**
  * A delivery's retry comes due now, as if its wait were over (the worker checks every 200 ms).
@@ -149,7 +142,7 @@ const rowOf = (id: string, on: TestServer = server) =>
 async function dueNow(id: string) {
   const since = await lastTriedAt(id);
   await server.app.deps.db
-    .updateTable("webhook_deliveries")
+    .updateTable("outbox")
     .set({ next_attempt_at: new Date().toISOString() })
     .where("id", "=", id)
     .execute();
@@ -677,7 +670,7 @@ describe("the test event", () => {
     const queuedAt = new Map(
       (
         await server.app.deps.db
-          .selectFrom("webhook_deliveries")
+          .selectFrom("outbox")
           .select(["id", "created_at"])
           .where("webhook_id", "=", hook._id)
           .execute()
@@ -777,7 +770,7 @@ describe("retries", () => {
     // As if the event were a day old when the next try comes.
     const since = await lastTriedAt(queued._id);
     await server.app.deps.db
-      .updateTable("webhook_deliveries")
+      .updateTable("outbox")
       .set({
         created_at: new Date(Date.now() - 24 * 3_600_000 - 60_000).toISOString(),
         next_attempt_at: new Date().toISOString(),
@@ -833,7 +826,7 @@ describe("DELETE /api/webhooks/:id", () => {
     const reply = await api.delete(`/api/webhooks/${hook._id}`, { token: admin.token });
     expect(reply.status, reply.text).toBe(204);
     const left = await server.app.deps.db
-      .selectFrom("webhook_deliveries")
+      .selectFrom("outbox")
       .select("id")
       .where("webhook_id", "=", hook._id)
       .execute();
@@ -882,7 +875,7 @@ describe("two instances sharing one outbox", () => {
       expect(ids.sort()).toEqual(queued);
       for (const one of received) expect(verifiedBody(one, hook.secret).type).toBe("webhook.test");
       const rows = await server.app.deps.db
-        .selectFrom("webhook_deliveries")
+        .selectFrom("outbox")
         .select(["status", "attempts"])
         .where("webhook_id", "=", hook._id)
         .execute();
@@ -906,25 +899,23 @@ describe("two instances sharing one outbox", () => {
     try {
       const hook = await addWebhook("claimed", ["user.created"]);
       // Thirty due at once, queued straight into the outbox so no worker is woken for them.
-      const now = new Date().toISOString();
-      const rows = Array.from({ length: 30 }, () => ({
-        id: randomUUID(),
-        webhook_id: hook._id,
-        event: "webhook.test",
-        payload: JSON.stringify({ type: "webhook.test", timestamp: now, data: {} }),
-        status: "pending" as const,
-        attempts: 0,
-        next_attempt_at: now,
-        last_attempt_at: null,
-        response_status: null,
-        last_error: null,
-        created_at: now,
-      }));
-      await server.app.deps.db.insertInto("webhook_deliveries").values(rows).execute();
+      const now = new Date();
+      const rows = Array.from({ length: 30 }, () =>
+        pendingRow(now, {
+          id: randomUUID(),
+          channel: "webhook",
+          topic: "webhook.test",
+          webhook_id: hook._id,
+          payload: JSON.stringify({ type: "webhook.test", timestamp: now, data: {} }),
+        }),
+      );
+      await server.app.deps.db.insertInto("outbox").values(rows).execute();
       // Both instances' claims side by side (and their own workers too, every 200 ms).
       const claims = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          claimDueDeliveries(i % 2 === 0 ? server.app.deps : second.app.deps, { limit: 5 }),
+          claimDue(i % 2 === 0 ? server.app.deps : second.app.deps, "webhook", webhookRules, {
+            limit: 5,
+          }),
         ),
       );
       const claimed = claims.flat().map((delivery) => delivery.id);

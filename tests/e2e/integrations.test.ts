@@ -30,7 +30,7 @@ const received: { body: string; headers: Record<string, string> }[] = [];
 beforeAll(async () => {
   server = await startTestServer(
     { WEBHOOK_ALLOW_PRIVATE: "on" },
-    { webhookCheckMs: 200, webhookTimeoutMs: 2000 },
+    { outboxCheckMs: 200, webhookTimeoutMs: 2000 },
   );
   api = client(server.url);
   admin = await signInAdmin(server, api);

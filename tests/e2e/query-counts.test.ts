@@ -93,11 +93,10 @@ beforeAll(async () => {
       onQuery: (sql) => {
         queries.push(sql);
       },
-      // The publisher's, the mail outbox's and the webhook outbox's checks every 5 s would be counted against whichever
+      // The publisher's and the outbox's checks every 5 s would be counted against whichever
       // request they overlap.
       publishCheckMs: 3_600_000,
-      mailCheckMs: 3_600_000,
-      webhookCheckMs: 3_600_000,
+      outboxCheckMs: 3_600_000,
       // A member page checked against its whole render would count both renders' reads.
       verifyMemberPages: false,
     },
@@ -284,11 +283,13 @@ beforeAll(async () => {
     })
     .execute();
   await deps.db
-    .insertInto("webhook_deliveries")
+    .insertInto("outbox")
     .values({
       id: "5d0c6a8e-2f71-4b1a-8c3e-9b2a7d4e6f10",
+      channel: "webhook",
+      topic: "post.published",
+      recipient_id: null,
       webhook_id: webhookId,
-      event: "post.published",
       payload: "{}",
       status: "delivered",
       attempts: 1,
@@ -297,6 +298,7 @@ beforeAll(async () => {
       response_status: 200,
       last_error: null,
       created_at: new Date().toISOString(),
+      finished_at: new Date().toISOString(),
     })
     .execute();
   const newcomer = await buildUser(server, api);

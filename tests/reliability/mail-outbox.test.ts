@@ -60,17 +60,12 @@ async function queueMail(site: Site) {
   const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
   try {
     const past = new Date(Date.now() - HOUR_MS);
-    const deps = {
-      db: handle.db,
-      clock: () => past,
-      log: {
-        warn(_details: object, message: string) {
-          throw new Error(message);
-        },
-      },
-    };
+    const deps = { db: handle.db, clock: () => past };
     const comments = await handle.db.selectFrom("comments").select("id").execute();
-    for (const { id } of comments) await queueConversationMail(deps, { id });
+    for (const { id } of comments) {
+      const write = await queueConversationMail(deps, { commentId: id, repliedTo: null });
+      if (write) await handle.db.transaction().execute(write);
+    }
     const owed = await handle.db
       .selectFrom("mail_digests")
       .innerJoin("users", "users.id", "mail_digests.recipient_id")
@@ -86,7 +81,7 @@ async function queueMail(site: Site) {
 async function outboxRows(site: Site) {
   const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
   try {
-    return await handle.db.selectFrom("mail_outbox").selectAll().execute();
+    return await handle.db.selectFrom("outbox").selectAll().where("channel", "=", "mail").execute();
   } finally {
     await handle.close();
   }
@@ -141,13 +136,14 @@ describe("SIGKILL while a mail is being sent", () => {
     // The three accepted were marked sent before the next was begun; the rest wait, the ones the
     // dead server had claimed under its lease.
     const rows = await outboxRows(site);
-    expect(rows.filter((row) => row.sent_at !== null)).toHaveLength(3);
+    expect(rows.filter((row) => row.finished_at !== null)).toHaveLength(3);
     // The restart comes after the lease ran out (as it would five minutes later).
     const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
     await handle.db
-      .updateTable("mail_outbox")
+      .updateTable("outbox")
+      .where("channel", "=", "mail")
       .set({ next_attempt_at: iso(new Date()) })
-      .where("sent_at", "is", null)
+      .where("finished_at", "is", null)
       .execute();
     await handle.close();
 
@@ -159,7 +155,7 @@ describe("SIGKILL while a mail is being sent", () => {
     expectOncePerPerson(relay.accepted, owed);
     expect(relay.accepted.map((mail) => mail.messageId)).toContain(interrupted);
     const done = await outboxRows(site);
-    expect(done.every((row) => row.sent_at !== null && row.outcome === "sent")).toBe(true);
+    expect(done.every((row) => row.finished_at !== null && row.status === "delivered")).toBe(true);
     expect(done).toHaveLength(owed.length);
 
     second.child.kill("SIGTERM");

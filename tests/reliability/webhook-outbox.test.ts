@@ -47,7 +47,11 @@ type Site = Awaited<ReturnType<typeof freshSite>>;
 async function deliveryRows(site: Site) {
   const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
   try {
-    return await handle.db.selectFrom("webhook_deliveries").selectAll().execute();
+    return await handle.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("channel", "=", "webhook")
+      .execute();
   } finally {
     await handle.close();
   }
@@ -124,12 +128,13 @@ describe("SIGKILL while a webhook is being delivered", () => {
     const waiting = rows.filter((row) => ![...before, interrupted].includes(row.id));
     expect(waiting.every((row) => row.status === "pending" && row.attempts === 0)).toBe(true);
     expect(waiting.map((row) => row.id)).toEqual(expect.arrayContaining(after));
-    expect(waiting.map((row) => row.event)).toContain("post.published");
+    expect(waiting.map((row) => row.topic)).toContain("post.published");
 
     // The restart comes after the lease ran out (as it would a minute later).
     const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
     await handle.db
-      .updateTable("webhook_deliveries")
+      .updateTable("outbox")
+      .where("channel", "=", "webhook")
       .set({ next_attempt_at: new Date().toISOString() })
       .where("status", "=", "pending")
       .execute();
