@@ -5,7 +5,6 @@ import {
   Kysely,
   Migrator,
   PostgresDialect,
-  SqliteDialect,
   type LogEvent,
   type MigrationProvider,
   type SqliteDatabase,
@@ -39,6 +38,7 @@ import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
 import { SQLite } from "./sqlite-driver.js";
+import { TurnTakingSqliteDialect } from "./sqlite-turns.js";
 import { StripNulPlugin } from "./strip-nul.js";
 
 export type Engine = "sqlite" | "postgres";
@@ -133,7 +133,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma("busy_timeout = 5000");
   const searchRanking = loadSearchRank(sqlite, options.searchRankExtension);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new TurnTakingSqliteDialect(
+      { database: withStatementCache(sqlite) },
+      path.resolve(sqliteFile(options.dataDir)),
+    ),
     plugins: [new StripNulPlugin()],
     ...queryLog(options),
   });

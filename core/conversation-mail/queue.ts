@@ -60,15 +60,16 @@ async function recipientsOf(deps: Deps, commentId: string, repliedTo: string | n
  * transaction. Recipients in the order of their ids: two dispatches lock their rows in one order.
  */
 export async function queueConversationMail(
-  deps: Pick<CoreDeps, "db" | "clock">,
+  deps: Pick<CoreDeps, "db">,
   comment: { commentId: string; repliedTo: string | null },
+  /** When the comment was written: its mail's delay counts from then, not from the dispatch. */
+  now: Date,
 ) {
   const recipients = [...(await recipientsOf(deps, comment.commentId, comment.repliedTo))].sort(
     ([a], [b]) => a.localeCompare(b),
   );
   if (recipients.length === 0) return undefined;
   return async (trx: Kysely<Database>) => {
-    const now = deps.clock();
     const soon = iso(addMs(now, FIRST_MAIL_DELAY_MS));
     for (const [recipientId, kind] of recipients) {
       // The recipient's row first: on PostgreSQL the upsert locks it, so a gatherer claiming it

@@ -17,8 +17,8 @@ export type Subscriber<T extends EventType> = (
   at: Date,
 ) => Promise<((trx: Kysely<Database>) => Promise<void>) | undefined>;
 
-const conversationMail: Subscriber<"comment.created"> = (deps, event) =>
-  queueConversationMail(deps, event);
+const conversationMail: Subscriber<"comment.created"> = (deps, event, at) =>
+  queueConversationMail(deps, event, at);
 
 /**
  * Who listens to which event (decision 027): the one list. The newsletter and federation join it.

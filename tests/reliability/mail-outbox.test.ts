@@ -60,10 +60,10 @@ async function queueMail(site: Site) {
   const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
   try {
     const past = new Date(Date.now() - HOUR_MS);
-    const deps = { db: handle.db, clock: () => past };
     const comments = await handle.db.selectFrom("comments").select("id").execute();
     for (const { id } of comments) {
-      const write = await queueConversationMail(deps, { commentId: id, repliedTo: null });
+      const comment = { commentId: id, repliedTo: null };
+      const write = await queueConversationMail({ db: handle.db }, comment, past);
       if (write) await handle.db.transaction().execute(write);
     }
     const owed = await handle.db

@@ -3,8 +3,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { hashPassword } from "../../core/auth/passwords.js";
+import { newId } from "../../core/shared/ids.js";
 import { openDatabase } from "../../db/connect.js";
-import { loginAs, type TestUser } from "../support/factories.js";
+import { loginAs, PASSWORD, type TestUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
 import { PROCESS_ADMIN, startServerProcess } from "../support/server-process.js";
@@ -51,6 +53,20 @@ async function deliveryRows(site: Site) {
       .selectFrom("outbox")
       .selectAll()
       .where("channel", "=", "webhook")
+      .execute();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function eventRows(site: Site, topic: string) {
+  const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
+  try {
+    return await handle.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("channel", "=", "event")
+      .where("topic", "=", topic)
       .execute();
   } finally {
     await handle.close();
@@ -118,7 +134,6 @@ describe("SIGKILL while a webhook is being delivered", () => {
     // The three answered were recorded before the crash; the held one is still pending, its one
     // try counted and never recorded, under the dead sender's lease; the rest wait their turn.
     const rows = await deliveryRows(site);
-    expect(rows).toHaveLength(7);
     const held = rows.find((row) => row.id === interrupted);
     expect(held).toMatchObject({ status: "pending", attempts: 1, last_attempt_at: null });
     expect(Date.parse(held?.next_attempt_at ?? "")).toBeGreaterThan(Date.now());
@@ -128,13 +143,17 @@ describe("SIGKILL while a webhook is being delivered", () => {
     const waiting = rows.filter((row) => ![...before, interrupted].includes(row.id));
     expect(waiting.every((row) => row.status === "pending" && row.attempts === 0)).toBe(true);
     expect(waiting.map((row) => row.id)).toEqual(expect.arrayContaining(after));
-    expect(waiting.map((row) => row.topic)).toContain("post.published");
+    // The post's event waits as its delivery, or still as the event (its dispatch not yet come).
+    const published = await eventRows(site, "post.published");
+    expect(published).toHaveLength(1);
+    const postWaits = waiting.filter((row) => row.topic === "post.published").length;
+    expect(postWaits + (published[0]?.status === "pending" ? 1 : 0)).toBe(1);
+    expect(rows).toHaveLength(6 + postWaits);
 
     // The restart comes after the lease ran out (as it would a minute later).
     const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
     await handle.db
       .updateTable("outbox")
-      .where("channel", "=", "webhook")
       .set({ next_attempt_at: new Date().toISOString() })
       .where("status", "=", "pending")
       .execute();
@@ -149,7 +168,9 @@ describe("SIGKILL while a webhook is being delivered", () => {
     expect(received).toHaveLength(8);
     const ids = received.map((hook) => hook.headers["webhook-id"] ?? "");
     expect(ids.filter((id) => id === interrupted)).toHaveLength(2);
-    expect([...new Set(ids)].sort()).toEqual(rows.map((row) => row.id).sort());
+    const done = await deliveryRows(site);
+    expect(done).toHaveLength(7);
+    expect([...new Set(ids)].sort()).toEqual(done.map((row) => row.id).sort());
     for (const id of ids.filter((one) => one !== interrupted)) {
       expect(ids.filter((one) => one === id)).toHaveLength(1);
     }
@@ -159,7 +180,6 @@ describe("SIGKILL while a webhook is being delivered", () => {
     const tries = received.filter((hook) => hook.headers["webhook-id"] === interrupted);
     expect(tries[1]?.body).toBe(tries[0]?.body);
 
-    const done = await deliveryRows(site);
     expect(done.every((row) => row.status === "delivered" && row.response_status === 200)).toBe(
       true,
     );
@@ -167,6 +187,138 @@ describe("SIGKILL while a webhook is being delivered", () => {
     expect(done.filter((row) => row.id !== interrupted).every((row) => row.attempts === 1)).toBe(
       true,
     );
+
+    second.child.kill("SIGTERM");
+    await second.exited;
+  }, 120_000);
+});
+
+// Events are recorded in the write's own transaction (decision 027): a process killed in the
+// middle of a burst of writes, some committed and answered, some committed and not yet answered,
+// loses the side effects of none. After the restart, every comment the database kept has its
+// webhook and its conversation-mail event, each once.
+describe("SIGKILL in the middle of a burst of writes", () => {
+  it("restarted, tells of every write the database kept, each once", async () => {
+    const site = await freshSite();
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.close());
+    const port = await freePort();
+    const first = await start(site, port);
+    const api = client(`http://127.0.0.1:${String(port)}`);
+    const token = await loginAs(api, PROCESS_ADMIN.email, PROCESS_ADMIN.password);
+    const admin: TestUser = { id: "", username: "", ...PROCESS_ADMIN, token };
+    const category = (await addCategory(api, admin, "Burst")).title;
+    const endpoint = receiver.endpoint("burst");
+    const created = await api.post<{ _id: string; secret: string }>(
+      "/api/webhooks",
+      { url: endpoint.url, events: ["comment.created"] },
+      { token },
+    );
+    expect(created.status, created.text).toBe(201);
+    // The post is a member's, so each of the admin's comments owes them a conversation mail.
+    const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
+    const writer = newId();
+    const now = new Date().toISOString();
+    await handle.db
+      .insertInto("users")
+      .values({
+        id: writer,
+        username: "burstwriter",
+        email: "burst-writer@example.com",
+        email_key: "burst-writer@example.com",
+        password_hash: await hashPassword(PASSWORD),
+        bio: "",
+        is_admin: 0,
+        is_verified: 1,
+        verified_email_key: "burst-writer@example.com",
+        photo_key: null,
+        social_media: "[]",
+        suspended_at: null,
+        suspension_reason: null,
+        suspended_until: null,
+        totp_secret: null,
+        totp_pending_secret: null,
+        totp_last_step: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await handle.close();
+    const member: TestUser = {
+      id: writer,
+      username: "burstwriter",
+      email: "burst-writer@example.com",
+      password: PASSWORD,
+      token: await loginAs(api, "burst-writer@example.com", PASSWORD),
+    };
+    const post = await addPost(api, member, { category, title: "Talked about" });
+
+    // Sixty comments, twenty in flight at a time; the plug is pulled once ten were answered.
+    let answered = 0;
+    let next = 0;
+    const writeOne = async (): Promise<void> => {
+      if (next >= 60) return;
+      next += 1;
+      const reply = await api
+        .post("/api/comments", { text: `Comment ${String(next)}`, postId: post._id }, { token })
+        .catch(() => undefined);
+      if (reply?.status === 201) answered += 1;
+      if (answered < 10) await writeOne();
+    };
+    const burst = Promise.all(Array.from({ length: 20 }, () => writeOne()));
+    await waitFor(() => answered >= 10, "ten comments answered", 30_000);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    await burst;
+
+    // What the database kept: the comments, and their events under the dead instance's lease.
+    const reopened = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
+    const kept = await reopened.db
+      .selectFrom("comments")
+      .select("id")
+      .where("post_id", "=", post._id)
+      .execute();
+    expect(kept.length).toBeGreaterThanOrEqual(answered);
+    await reopened.db
+      .updateTable("outbox")
+      .set({ next_attempt_at: new Date().toISOString() })
+      .where("status", "=", "pending")
+      .execute();
+    await reopened.close();
+
+    const second = await start(site, port);
+    const toldOf = () =>
+      new Set(
+        receiver
+          .at(endpoint.path)
+          .map((hook) => verifiedBody<{ _id: string }>(hook, created.body.secret))
+          .map((body) => body.data._id),
+      );
+    await waitFor(() => toldOf().size >= kept.length, "a webhook for every kept comment", 30_000);
+    await settle(1500);
+    expect([...toldOf()].sort()).toEqual(kept.map((row) => row.id).sort());
+    // Each delivery once (an interrupted one may come twice, with its one webhook-id).
+    const ids = receiver.at(endpoint.path).map((hook) => hook.headers["webhook-id"] ?? "");
+    expect(new Set(ids).size).toBe(kept.length);
+
+    const last = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
+    const mailEvents = await last.db
+      .selectFrom("mail_events")
+      .select("comment_id")
+      .where("recipient_id", "=", writer)
+      .execute();
+    const events = await last.db
+      .selectFrom("outbox")
+      .select(["status"])
+      .where("channel", "=", "event")
+      .where("topic", "=", "comment.created")
+      .execute();
+    await last.close();
+    expect(mailEvents.map((row) => row.comment_id).sort()).toEqual(
+      kept.map((row) => row.id).sort(),
+    );
+    expect(events).toHaveLength(kept.length);
+    expect(events.every((row) => row.status === "delivered")).toBe(true);
 
     second.child.kill("SIGTERM");
     await second.exited;
