@@ -22,6 +22,24 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // What can differ between Node releases: the runtime (HTTP, streams, worker threads,
+          // crypto, zlib, child processes) and the native modules (better-sqlite3 and the
+          // search_rank extension, sharp, argon2). CI runs these under each other supported
+          // release; the rest of the API tests is plain JavaScript over the same runtime. A subset
+          // of "api": `npm test` names its projects, so these run once there.
+          name: "runtime",
+          include: [
+            "tests/unit/**/*.test.ts",
+            "tests/reliability/{sqlite-driver,crash,image-memory,render-cost,slow-clients,webhook-outbox}.test.ts",
+            "tests/api/{server,config,logs,compression,auth,passkeys,two-factor,posts,comments}.test.ts",
+            "tests/api/{search,markdown,profile-photo,body-images,image-work,upload-attacks}.test.ts",
+            "tests/api/{export-import,import-wordpress,webhooks,conversation-mail}.test.ts",
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           // Builds the site once before any browser test runs.
