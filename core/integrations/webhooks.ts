@@ -77,7 +77,8 @@ const presentDelivery = (
 ) => ({
   _id: row.id,
   event: row.topic,
-  status: row.status,
+  // Skipped is for rows whose endpoint was removed meanwhile, gone with it: not delivered.
+  status: row.status === "skipped" ? ("failed" as const) : row.status,
   attempts: row.attempts,
   lastAttemptAt: row.last_attempt_at,
   responseStatus: row.response_status,
