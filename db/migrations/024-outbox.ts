@@ -29,13 +29,18 @@ const createOutbox = async (db: Kysely<unknown>) => {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("finished_at", "text")
     .execute();
+  // Not partial: a claim's status comes as a bound parameter, which a partial index on SQLite
+  // cannot be proven to cover.
   await db.schema
     .createIndex("outbox_due")
     .on("outbox")
-    .columns(["channel", "next_attempt_at"])
-    .where(sql.ref("status"), "=", "pending")
+    .columns(["channel", "status", "next_attempt_at"])
     .execute();
-  await db.schema.createIndex("outbox_finished").on("outbox").column("finished_at").execute();
+  await db.schema
+    .createIndex("outbox_finished")
+    .on("outbox")
+    .columns(["channel", "finished_at"])
+    .execute();
   await db.schema
     .createIndex("outbox_webhook")
     .on("outbox")
