@@ -9,6 +9,7 @@ import {
   type PostDetail,
   type PostSummary,
 } from "../support/post-fixtures.js";
+import { outboxWatch } from "../support/outbox-quiet.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 let server: TestServer;
@@ -17,9 +18,7 @@ let author: TestUser;
 let reader: TestUser;
 /** Every SQL statement the server ran, in order. */
 const queries: string[] = [];
-/** When the server last ran a statement on the outbox (its worker's, or a write's event). */
-let outboxSeenAt = 0;
-const OUTBOX_QUIET_MS = 400;
+const outbox = outboxWatch();
 /**
  * The commit that follows the next statement matching `after` fails once it has run: a write
  * committed, then lost on its way back (a write may be one statement or a transaction of several).
@@ -34,7 +33,7 @@ beforeAll(async () => {
       outboxCheckMs: 3_600_000,
       onQuery: (sql) => {
         queries.push(sql);
-        if (/"(outbox|mail_digests)"/.test(sql)) outboxSeenAt = Date.now();
+        outbox.saw(sql);
         if (!failCommitAfter) return;
         if (!failCommitAfter.seen) failCommitAfter.seen = failCommitAfter.after.test(sql);
         else if (/^commit/i.test(sql)) {
@@ -123,12 +122,7 @@ describe("kept answers of the public reads", () => {
 
 /** Runs `read` and says how many SQL statements the server ran for it (0: a kept answer). */
 async function queriesOf<T>(read: () => Promise<T>): Promise<{ result: T; ran: number }> {
-  // The outbox's worker looks just after a write and again 250 ms later (decision 027): its
-  // statements are its own, not the read's, so the read waits until it has been quiet a while.
-  for (let quiet = Date.now() - outboxSeenAt; quiet < OUTBOX_QUIET_MS;) {
-    await new Promise((resolve) => setTimeout(resolve, OUTBOX_QUIET_MS - quiet));
-    quiet = Date.now() - outboxSeenAt;
-  }
+  await outbox.quiet();
   const before = queries.length;
   const result = await read();
   return { result, ran: queries.length - before };

@@ -17,6 +17,7 @@ import {
   toggleLikeOf,
   type PostDetail,
 } from "../support/post-fixtures.js";
+import { outboxWatch } from "../support/outbox-quiet.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 /**
@@ -32,6 +33,7 @@ let admin: TestUser;
 let author: TestUser;
 let viewer: TestUser;
 let queries: string[] = [];
+const outbox = outboxWatch();
 
 /**
  * The most queries any one page or call may take: the signed-in post page takes 9 (its reader's
@@ -92,6 +94,7 @@ beforeAll(async () => {
     {
       onQuery: (sql) => {
         queries.push(sql);
+        outbox.saw(sql);
       },
       // The publisher's and the outbox's checks every 5 s would be counted against whichever
       // request they overlap.
@@ -124,6 +127,7 @@ async function request(kind: "page" | "call", where: string, as: Who) {
   };
   if (token && kind === "page") headers.cookie = `session=${token}`;
   if (token && kind === "call") headers.authorization = `Bearer ${token}`;
+  await outbox.quiet();
   queries = [];
   const response = await fetch(`${server.url}${where}`, { headers, redirect: "manual" });
   const text = await response.text();
