@@ -3,10 +3,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { hashPassword } from "../../core/auth/passwords.js";
-import { newId } from "../../core/shared/ids.js";
+import { DEMO_PASSWORD, seedDemo } from "../../bench/seed.js";
+import { createLocalStorage } from "../../core/media/storage.js";
 import { openDatabase } from "../../db/connect.js";
-import { loginAs, PASSWORD, type TestUser } from "../support/factories.js";
+import { loginAs, type TestUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
 import { PROCESS_ADMIN, startServerProcess } from "../support/server-process.js";
@@ -86,26 +86,32 @@ async function start(site: Site, port: number) {
   return { child, exited };
 }
 
+/** A started site whose admin is signed in, with a category and a webhook for `events`. */
+async function launch(events: string[]) {
+  const site = await freshSite();
+  const receiver = await startWebhookReceiver();
+  cleanups.push(() => receiver.close());
+  const port = await freePort();
+  const first = await start(site, port);
+  const api = client(`http://127.0.0.1:${String(port)}`);
+  const token = await loginAs(api, PROCESS_ADMIN.email, PROCESS_ADMIN.password);
+  const admin: TestUser = { id: "", username: "", ...PROCESS_ADMIN, token };
+  const category = (await addCategory(api, admin, "Outbox")).title;
+  const endpoint = receiver.endpoint("outbox");
+  const created = await api.post<{ _id: string; secret: string }>(
+    "/api/webhooks",
+    { url: endpoint.url, events },
+    { token },
+  );
+  expect(created.status, created.text).toBe(201);
+  return { site, receiver, port, first, api, token, admin, category, endpoint, ...created.body };
+}
+
 describe("SIGKILL while a webhook is being delivered", () => {
   it("restarted, tries the interrupted delivery again with its id and loses no event", async () => {
-    const site = await freshSite();
-    const receiver = await startWebhookReceiver();
-    cleanups.push(() => receiver.close());
-    const port = await freePort();
-    const first = await start(site, port);
-    const api = client(`http://127.0.0.1:${String(port)}`);
-    const token = await loginAs(api, PROCESS_ADMIN.email, PROCESS_ADMIN.password);
-    const admin: TestUser = { id: "", username: "", ...PROCESS_ADMIN, token };
-    const category = (await addCategory(api, admin, "Outbox")).title;
-
-    const endpoint = receiver.endpoint("outbox");
-    const created = await api.post<{ _id: string; secret: string }>(
-      "/api/webhooks",
-      { url: endpoint.url, events: ["post.published"] },
-      { token },
-    );
-    expect(created.status, created.text).toBe(201);
-    const { _id: webhookId, secret } = created.body;
+    const { site, receiver, port, first, api, token, admin, category, endpoint, ...created } =
+      await launch(["post.published"]);
+    const { _id: webhookId, secret } = created;
     const sendTest = async () => {
       const reply = await api.post<{ _id: string }>(`/api/webhooks/${webhookId}/test`, undefined, {
         token,
@@ -199,57 +205,29 @@ describe("SIGKILL while a webhook is being delivered", () => {
 // webhook and its conversation-mail event, each once.
 describe("SIGKILL in the middle of a burst of writes", () => {
   it("restarted, tells of every write the database kept, each once", async () => {
-    const site = await freshSite();
-    const receiver = await startWebhookReceiver();
-    cleanups.push(() => receiver.close());
-    const port = await freePort();
-    const first = await start(site, port);
-    const api = client(`http://127.0.0.1:${String(port)}`);
-    const token = await loginAs(api, PROCESS_ADMIN.email, PROCESS_ADMIN.password);
-    const admin: TestUser = { id: "", username: "", ...PROCESS_ADMIN, token };
-    const category = (await addCategory(api, admin, "Burst")).title;
-    const endpoint = receiver.endpoint("burst");
-    const created = await api.post<{ _id: string; secret: string }>(
-      "/api/webhooks",
-      { url: endpoint.url, events: ["comment.created"] },
-      { token },
-    );
-    expect(created.status, created.text).toBe(201);
+    const { site, receiver, port, first, api, token, category, endpoint, ...created } =
+      await launch(["comment.created"]);
     // The post is a member's, so each of the admin's comments owes them a conversation mail.
     const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
-    const writer = newId();
-    const now = new Date().toISOString();
-    await handle.db
-      .insertInto("users")
-      .values({
-        id: writer,
-        username: "burstwriter",
-        email: "burst-writer@example.com",
-        email_key: "burst-writer@example.com",
-        password_hash: await hashPassword(PASSWORD),
-        bio: "",
-        is_admin: 0,
-        is_verified: 1,
-        verified_email_key: "burst-writer@example.com",
-        photo_key: null,
-        social_media: "[]",
-        suspended_at: null,
-        suspension_reason: null,
-        suspended_until: null,
-        totp_secret: null,
-        totp_pending_secret: null,
-        totp_last_step: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    const storage = createLocalStorage(path.join(site.dataDir, "uploads"), "/uploads");
+    await seedDemo(handle.db, storage, {
+      users: 1,
+      categories: 0,
+      posts: 0,
+      likes: 0,
+      comments: 0,
+    });
+    const seeded = await handle.db
+      .selectFrom("users")
+      .select(["id", "username", "email"])
+      .where("is_admin", "=", 0)
+      .executeTakeFirstOrThrow();
     await handle.close();
+    const writer = seeded.id;
     const member: TestUser = {
-      id: writer,
-      username: "burstwriter",
-      email: "burst-writer@example.com",
-      password: PASSWORD,
-      token: await loginAs(api, "burst-writer@example.com", PASSWORD),
+      ...seeded,
+      password: DEMO_PASSWORD,
+      token: await loginAs(api, seeded.email, DEMO_PASSWORD),
     };
     const post = await addPost(api, member, { category, title: "Talked about" });
 
@@ -291,7 +269,7 @@ describe("SIGKILL in the middle of a burst of writes", () => {
       new Set(
         receiver
           .at(endpoint.path)
-          .map((hook) => verifiedBody<{ _id: string }>(hook, created.body.secret))
+          .map((hook) => verifiedBody<{ _id: string }>(hook, created.secret))
           .map((body) => body.data._id),
       );
     await waitFor(() => toldOf().size >= kept.length, "a webhook for every kept comment", 30_000);
