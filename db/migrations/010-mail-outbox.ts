@@ -42,53 +42,9 @@ export const mailOutbox: Migration = {
       .on("mail_digests")
       .column("due_at")
       .execute();
-    await db.schema
-      .createTable("mail_outbox")
-      .addColumn("id", "text", (c) => c.primaryKey())
-      .addColumn("recipient_id", "text", (c) =>
-        c.notNull().references("users.id").onDelete("cascade"),
-      )
-      .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
-      .addColumn("next_attempt_at", "text", (c) => c.notNull())
-      .addColumn("sent_at", "text")
-      .addColumn("outcome", "text")
-      .addColumn("created_at", "text", (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createIndex("mail_outbox_waiting")
-      .on("mail_outbox")
-      .column("next_attempt_at")
-      .where(sql.ref("sent_at"), "is", null)
-      .execute();
-    await db.schema
-      .createIndex("mail_outbox_sent_at")
-      .on("mail_outbox")
-      .column("sent_at")
-      .execute();
-    await db.schema
-      .createTable("mail_events")
-      .addColumn("id", "text", (c) => c.primaryKey())
-      .addColumn("recipient_id", "text", (c) =>
-        c.notNull().references("users.id").onDelete("cascade"),
-      )
-      .addColumn("comment_id", "text", (c) =>
-        c.notNull().references("comments.id").onDelete("cascade"),
-      )
-      .addColumn("kind", "text", (c) => c.notNull())
-      .addColumn("mail_id", "text", (c) => c.references("mail_outbox.id").onDelete("cascade"))
-      .addColumn("created_at", "text", (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createIndex("mail_events_recipient")
-      .on("mail_events")
-      .columns(["recipient_id", "mail_id"])
-      .execute();
-    await db.schema.createIndex("mail_events_mail").on("mail_events").column("mail_id").execute();
-    await db.schema
-      .createIndex("mail_events_comment")
-      .on("mail_events")
-      .column("comment_id")
-      .execute();
+    await createMailOutbox(db);
+    await createMailEvents(db, "mail_events", "mail_outbox");
+    await indexMailEvents(db);
   },
 
   async down(db: Kysely<unknown>) {
@@ -99,3 +55,58 @@ export const mailOutbox: Migration = {
     await db.schema.dropTable("user_settings").execute();
   },
 };
+
+/** mail_outbox as this migration made it (migration 024 makes it again going down). */
+export async function createMailOutbox(db: Kysely<unknown>) {
+  await db.schema
+    .createTable("mail_outbox")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("recipient_id", "text", (c) =>
+      c.notNull().references("users.id").onDelete("cascade"),
+    )
+    .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+    .addColumn("next_attempt_at", "text", (c) => c.notNull())
+    .addColumn("sent_at", "text")
+    .addColumn("outcome", "text")
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex("mail_outbox_waiting")
+    .on("mail_outbox")
+    .column("next_attempt_at")
+    .where(sql.ref("sent_at"), "is", null)
+    .execute();
+  await db.schema.createIndex("mail_outbox_sent_at").on("mail_outbox").column("sent_at").execute();
+}
+
+/** mail_events under `name`, its mail_id pointing at the table `mails` (migration 024's too). */
+export async function createMailEvents(db: Kysely<unknown>, name: string, mails: string) {
+  await db.schema
+    .createTable(name)
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("recipient_id", "text", (c) =>
+      c.notNull().references("users.id").onDelete("cascade"),
+    )
+    .addColumn("comment_id", "text", (c) =>
+      c.notNull().references("comments.id").onDelete("cascade"),
+    )
+    .addColumn("kind", "text", (c) => c.notNull())
+    .addColumn("mail_id", "text", (c) => c.references(`${mails}.id`).onDelete("cascade"))
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+}
+
+/** mail_events' indexes. */
+export async function indexMailEvents(db: Kysely<unknown>) {
+  await db.schema
+    .createIndex("mail_events_recipient")
+    .on("mail_events")
+    .columns(["recipient_id", "mail_id"])
+    .execute();
+  await db.schema.createIndex("mail_events_mail").on("mail_events").column("mail_id").execute();
+  await db.schema
+    .createIndex("mail_events_comment")
+    .on("mail_events")
+    .column("comment_id")
+    .execute();
+}

@@ -32,32 +32,7 @@ export const integrations: Migration = {
       .addColumn("created_by", "text", (c) => c.references("users.id").onDelete("set null"))
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema
-      .createTable("webhook_deliveries")
-      .addColumn("id", "text", (c) => c.primaryKey())
-      .addColumn("webhook_id", "text", (c) =>
-        c.notNull().references("webhooks.id").onDelete("cascade"),
-      )
-      .addColumn("event", "text", (c) => c.notNull())
-      .addColumn("payload", "text", (c) => c.notNull())
-      .addColumn("status", "text", (c) => c.notNull())
-      .addColumn("attempts", "integer", (c) => c.notNull())
-      .addColumn("next_attempt_at", "text")
-      .addColumn("last_attempt_at", "text")
-      .addColumn("response_status", "integer")
-      .addColumn("last_error", "text")
-      .addColumn("created_at", "text", (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createIndex("webhook_deliveries_due")
-      .on("webhook_deliveries")
-      .columns(["status", "next_attempt_at"])
-      .execute();
-    await db.schema
-      .createIndex("webhook_deliveries_webhook")
-      .on("webhook_deliveries")
-      .columns(["webhook_id", "created_at"])
-      .execute();
+    await createWebhookDeliveries(db);
   },
 
   async down(db: Kysely<unknown>) {
@@ -66,3 +41,33 @@ export const integrations: Migration = {
     await db.schema.dropTable("api_tokens").execute();
   },
 };
+
+/** webhook_deliveries as this migration made it (migration 024 makes it again going down). */
+export async function createWebhookDeliveries(db: Kysely<unknown>) {
+  await db.schema
+    .createTable("webhook_deliveries")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("webhook_id", "text", (c) =>
+      c.notNull().references("webhooks.id").onDelete("cascade"),
+    )
+    .addColumn("event", "text", (c) => c.notNull())
+    .addColumn("payload", "text", (c) => c.notNull())
+    .addColumn("status", "text", (c) => c.notNull())
+    .addColumn("attempts", "integer", (c) => c.notNull())
+    .addColumn("next_attempt_at", "text")
+    .addColumn("last_attempt_at", "text")
+    .addColumn("response_status", "integer")
+    .addColumn("last_error", "text")
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex("webhook_deliveries_due")
+    .on("webhook_deliveries")
+    .columns(["status", "next_attempt_at"])
+    .execute();
+  await db.schema
+    .createIndex("webhook_deliveries_webhook")
+    .on("webhook_deliveries")
+    .columns(["webhook_id", "created_at"])
+    .execute();
+}

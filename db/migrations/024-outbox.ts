@@ -1,4 +1,6 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { createMailEvents, createMailOutbox, indexMailEvents } from "./010-mail-outbox.js";
+import { createWebhookDeliveries } from "./022-integrations.js";
 
 // One outbox (decision 027). Conversation mail (mail_outbox) and webhook deliveries
 // (webhook_deliveries) move into one table, beside the events that feed them:
@@ -51,34 +53,12 @@ const createOutbox = async (db: Kysely<unknown>) => {
 
 /** mail_events again, its mail_id pointing at `mails` (a rebuild: SQLite cannot alter a key). */
 const rebuildMailEvents = async (db: Kysely<unknown>, mails: string) => {
-  await db.schema
-    .createTable("mail_events_moved")
-    .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("recipient_id", "text", (c) =>
-      c.notNull().references("users.id").onDelete("cascade"),
-    )
-    .addColumn("comment_id", "text", (c) =>
-      c.notNull().references("comments.id").onDelete("cascade"),
-    )
-    .addColumn("kind", "text", (c) => c.notNull())
-    .addColumn("mail_id", "text", (c) => c.references(`${mails}.id`).onDelete("cascade"))
-    .addColumn("created_at", "text", (c) => c.notNull())
-    .execute();
+  await createMailEvents(db, "mail_events_moved", mails);
   await sql`insert into mail_events_moved (id, recipient_id, comment_id, kind, mail_id, created_at)
     select id, recipient_id, comment_id, kind, mail_id, created_at from mail_events`.execute(db);
   await db.schema.dropTable("mail_events").execute();
   await db.schema.alterTable("mail_events_moved").renameTo("mail_events").execute();
-  await db.schema
-    .createIndex("mail_events_recipient")
-    .on("mail_events")
-    .columns(["recipient_id", "mail_id"])
-    .execute();
-  await db.schema.createIndex("mail_events_mail").on("mail_events").column("mail_id").execute();
-  await db.schema
-    .createIndex("mail_events_comment")
-    .on("mail_events")
-    .column("comment_id")
-    .execute();
+  await indexMailEvents(db);
 };
 
 export const outbox: Migration = {
@@ -103,64 +83,19 @@ export const outbox: Migration = {
   },
 
   async down(db: Kysely<unknown>) {
-    await db.schema
-      .createTable("mail_outbox")
-      .addColumn("id", "text", (c) => c.primaryKey())
-      .addColumn("recipient_id", "text", (c) =>
-        c.notNull().references("users.id").onDelete("cascade"),
-      )
-      .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
-      .addColumn("next_attempt_at", "text", (c) => c.notNull())
-      .addColumn("sent_at", "text")
-      .addColumn("outcome", "text")
-      .addColumn("created_at", "text", (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createIndex("mail_outbox_waiting")
-      .on("mail_outbox")
-      .column("next_attempt_at")
-      .where(sql.ref("sent_at"), "is", null)
-      .execute();
-    await db.schema
-      .createIndex("mail_outbox_sent_at")
-      .on("mail_outbox")
-      .column("sent_at")
-      .execute();
+    await createMailOutbox(db);
     await sql`insert into mail_outbox (id, recipient_id, attempts, next_attempt_at, sent_at,
         outcome, created_at)
       select id, recipient_id, attempts, coalesce(next_attempt_at, created_at), finished_at,
         case status when 'pending' then null when 'skipped' then 'skipped' else 'sent' end,
         created_at
       from outbox where channel = 'mail' and recipient_id is not null`.execute(db);
-    await db.schema
-      .createTable("webhook_deliveries")
-      .addColumn("id", "text", (c) => c.primaryKey())
-      .addColumn("webhook_id", "text", (c) =>
-        c.notNull().references("webhooks.id").onDelete("cascade"),
-      )
-      .addColumn("event", "text", (c) => c.notNull())
-      .addColumn("payload", "text", (c) => c.notNull())
-      .addColumn("status", "text", (c) => c.notNull())
-      .addColumn("attempts", "integer", (c) => c.notNull())
-      .addColumn("next_attempt_at", "text")
-      .addColumn("last_attempt_at", "text")
-      .addColumn("response_status", "integer")
-      .addColumn("last_error", "text")
-      .addColumn("created_at", "text", (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createIndex("webhook_deliveries_due")
-      .on("webhook_deliveries")
-      .columns(["status", "next_attempt_at"])
-      .execute();
-    await db.schema
-      .createIndex("webhook_deliveries_webhook")
-      .on("webhook_deliveries")
-      .columns(["webhook_id", "created_at"])
-      .execute();
+    await createWebhookDeliveries(db);
     await sql`insert into webhook_deliveries (id, webhook_id, event, payload, status, attempts,
         next_attempt_at, last_attempt_at, response_status, last_error, created_at)
-      select id, webhook_id, topic, payload, status, attempts, next_attempt_at, last_attempt_at,
+      select id, webhook_id, topic, payload,
+        case status when 'skipped' then 'failed' else status end,
+        attempts, next_attempt_at, last_attempt_at,
         response_status, last_error, created_at
       from outbox where channel = 'webhook' and webhook_id is not null`.execute(db);
     await rebuildMailEvents(db, "mail_outbox");
