@@ -248,14 +248,7 @@ export async function sendTestEvent(
   });
   if (!row) throw notFound(m.webhookNotFound);
   deps.queued?.();
-  return presentDelivery({
-    ...row,
-    id: row.id,
-    status: "pending",
-    last_attempt_at: null,
-    response_status: null,
-    attempts: 0,
-  });
+  return presentDelivery(row);
 }
 
 /** A claimed delivery with its endpoint's address and secret. */

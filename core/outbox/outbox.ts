@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { engineOf } from "../../db/engine.js";
 import type { Database, DeliveryStatus, OutboxChannel, OutboxTable } from "../../db/schema.js";
 import { addMs, iso, type Clock } from "../shared/clock.js";
@@ -44,7 +44,7 @@ export function pendingRow(
   now: Date,
   fields: Pick<OutboxTable, "channel" | "topic" | "payload"> &
     Partial<Pick<OutboxTable, "id" | "recipient_id" | "webhook_id">>,
-): Insertable<OutboxTable> {
+): OutboxTable {
   return {
     id: fields.id ?? newId(),
     channel: fields.channel,
@@ -64,7 +64,7 @@ export function pendingRow(
 }
 
 /** Queues rows in the caller's transaction (or alone). */
-export async function enqueue(db: Kysely<Database>, rows: readonly Insertable<OutboxTable>[]) {
+export async function enqueue(db: Kysely<Database>, rows: readonly OutboxTable[]) {
   if (rows.length === 0) return;
   await db.insertInto("outbox").values(rows).execute();
 }

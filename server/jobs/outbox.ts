@@ -63,7 +63,8 @@ export function startOutbox(deps: CoreDeps, options: OutboxOptions): OutboxWorke
   /** Serves one channel until nothing of it is due: how many rows it tried. */
   const serve = async (channel: Channel) => {
     const gathered = (await channel.prepare?.(deps)) ?? 0;
-    if (gathered > 0) options.log.info({ rows: gathered, channel: channel.name }, "gathered");
+    if (gathered > 0)
+      options.log.info({ rows: gathered, channel: channel.name }, "gathered into the outbox");
     let tried = 0;
     for (;;) {
       if (stopping()) return tried;
@@ -136,10 +137,10 @@ export function startOutbox(deps: CoreDeps, options: OutboxOptions): OutboxWorke
     return {
       wake() {
         if (stopping()) return;
-        if (running) again = true;
-        else run();
-        // And again shortly: the write that woke this lane may not have committed yet.
+        // Now (or after the look under way), and again shortly: the write that woke this lane
+        // may not have committed yet.
         again = true;
+        if (!running) run();
       },
       async stop() {
         clearTimeout(timer);
