@@ -10,7 +10,8 @@ import {
   type SqliteDatabase,
 } from "kysely";
 import type pgModule from "pg";
-import { lazyModule } from "../core/shared/lazy-module.js";
+import { lazyModule } from "../lib/lazy-module.js";
+import { inBackground, type QueryWatcher } from "./background.js";
 import { initial } from "./migrations/001-initial.js";
 import { lookupIndexes } from "./migrations/002-lookup-indexes.js";
 import { verifiedAddresses } from "./migrations/003-verified-addresses.js";
@@ -57,8 +58,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Told when PostgreSQL drops an idle pooled connection. */
   onIdleError?: (error: Error) => void;
-  /** Told the SQL of every query run (tests count queries per page with it). */
-  onQuery?: (sql: string) => void;
+  /** Told the SQL of every query run, and whether a job ran it (tests count queries per page). */
+  onQuery?: QueryWatcher;
   /** SQLite's search_rank extension (db/search-rank.ts): null leaves it out; the built one if absent. */
   searchRankExtension?: string | null;
 }
@@ -68,7 +69,7 @@ function queryLog(options: DatabaseOptions): { log?: (event: LogEvent) => void }
   if (!onQuery) return {};
   return {
     log: (event) => {
-      onQuery(event.query.sql);
+      onQuery(event.query.sql, inBackground());
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { sqliteModulePath } from "./sqlite-driver.js";
+import { inBackground, type QueryWatcher } from "./background.js";
 
 /**
  * The worker's code, a plain script (eval'd, so the same text runs from the TypeScript sources
@@ -117,14 +118,14 @@ export function openReadWorker(file: string, extension?: string): ReadWorker {
  */
 export function lazyReadWorker(
   file: string,
-  onQuery?: (sql: string) => void,
+  onQuery?: QueryWatcher,
   extension?: string,
 ): ReadWorker {
   let started: ReadWorker | undefined;
   return {
     all<T>(sql: string, parameters: readonly unknown[]) {
       started ??= openReadWorker(file, extension);
-      onQuery?.(sql);
+      onQuery?.(sql, inBackground());
       return started.all<T>(sql, parameters);
     },
     async close() {

@@ -22,10 +22,11 @@ import { createMailer } from "../core/mail/mailer.js";
 import { createS3Storage, type S3Storage } from "../core/media/s3-storage.js";
 import { createLocalStorage, isSafeKey } from "../core/media/storage.js";
 import { systemClock, type Clock } from "../core/shared/clock.js";
-import { lazyModule } from "../core/shared/lazy-module.js";
+import { lazyModule } from "../lib/lazy-module.js";
 import { ensureAdmin, type AdminCredentials } from "../core/users/bootstrap-admin.js";
 import { migrateToLatest, openDatabase, sqliteFile, type DatabaseHandle } from "../db/connect.js";
 import { lazyReadWorker } from "../db/read-worker.js";
+import type { QueryWatcher } from "../db/background.js";
 import { adminRoutes } from "./api/admin/routes.js";
 import { authRoutes } from "./api/auth/routes.js";
 import { securityRoutes } from "./api/auth/security-routes.js";
@@ -184,8 +185,8 @@ export interface AppOptions {
   /** Where log lines go (tests read them); stdout by default. */
   logStream?: Writable;
   clock?: Clock;
-  /** Told the SQL of every query the server runs (tests count queries per page). */
-  onQuery?: (sql: string) => void;
+  /** Told the SQL of every query the server runs and whether a job ran it (tests count them). */
+  onQuery?: QueryWatcher;
   /** URLs per sitemap file; 50,000 (the protocol's limit) unless a test lowers it. */
   sitemapUrlsMax?: number;
   /** Pages rendered at once; two per core unless a test says. */

@@ -2,6 +2,7 @@ import type { CoreDeps } from "../../core/deps.js";
 import { channels, type Channel } from "../../core/outbox/channels.js";
 import { claimDue, prune, release, settle, type OutboxItem } from "../../core/outbox/outbox.js";
 import { HOUR_MS } from "../../core/shared/clock.js";
+import { asBackground } from "../../db/background.js";
 
 /** How often an instance looks for rows that are due (retries, other instances' events). */
 export const OUTBOX_CHECK_MS = 5000;
@@ -123,7 +124,7 @@ export function startOutbox(deps: CoreDeps, options: OutboxOptions): OutboxWorke
     };
     const run = () => {
       clearTimeout(timer);
-      running = check().finally(() => {
+      running = asBackground(check).finally(() => {
         running = undefined;
         if (again) {
           again = false;

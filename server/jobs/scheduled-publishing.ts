@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../../core/deps.js";
+import { asBackground } from "../../db/background.js";
 import { nextPublishTime, publishDuePosts } from "../../core/posts/scheduled-publishing.js";
 
 /** How often an instance looks for posts scheduled elsewhere (another instance, an import). */
@@ -40,7 +41,7 @@ export function startScheduledPublishing(
     timer = setTimeout(
       () => {
         wakeAt = Infinity;
-        running = check().finally(() => {
+        running = asBackground(check).finally(() => {
           running = undefined;
           sleepUntil(nextWake);
         });

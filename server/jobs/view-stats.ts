@@ -1,4 +1,5 @@
 import type { ViewCounter } from "../../core/stats/view-counter.js";
+import { asBackground } from "../../db/background.js";
 
 /** How often counted views are written (DESIGN.md 10: they reach the API within a minute). */
 export const VIEW_FLUSH_MS = 10_000;
@@ -33,7 +34,7 @@ export function startViewStats(
       });
     return running;
   };
-  const timer = setInterval(() => void flush(), every);
+  const timer = setInterval(() => void asBackground(flush), every);
   timer.unref();
   return {
     async stop() {

@@ -18,7 +18,14 @@ const queries: string[] = [];
 const UNFIT = "\uFFFE\uFFFF\u0007\uFDD0\uFDEF\u{1FFFE}\u{10FFFF}\u0080\u009F";
 
 beforeAll(async () => {
-  server = await startTestServer({}, { onQuery: (sql) => queries.push(sql) });
+  server = await startTestServer(
+    {},
+    {
+      onQuery: (sql, background) => {
+        if (!background) queries.push(sql);
+      },
+    },
+  );
   api = client(server.url);
   await seedDemo(server.app.deps.db, server.app.deps.storage, {
     users: 3,

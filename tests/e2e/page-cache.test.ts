@@ -21,7 +21,14 @@ let category: string;
 const queries: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({}, { onQuery: (sql) => queries.push(sql) });
+  server = await startTestServer(
+    {},
+    {
+      onQuery: (sql, background) => {
+        if (!background) queries.push(sql);
+      },
+    },
+  );
   api = client(server.url);
   const admin = await signInAdmin(server, api);
   category = (await addCategory(api, admin, "Travel")).title;
