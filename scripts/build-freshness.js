@@ -19,6 +19,7 @@ export const BUILD_INPUTS = [
   "core",
   "db",
   "contract",
+  "lib",
   "native/search-rank.c",
   "public",
   "package.json",

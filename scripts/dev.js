@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (/** @type {string} */ name) => path.join(root, "node_modules", ".bin", name);
-const SERVER_DIRS = ["server", "core", "db", "contract"];
+const SERVER_DIRS = ["server", "core", "db", "contract", "lib"];
 const SITE_DIRS = ["app", "public"];
 const say = (/** @type {string} */ text) => process.stdout.write(`[dev] ${text}\n`);
 

@@ -2,7 +2,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type nodemailerModule from "nodemailer";
 import { newId } from "../shared/ids.js";
-import { lazyModule } from "../shared/lazy-module.js";
+import { lazyModule } from "../../lib/lazy-module.js";
 
 const nodemailer = lazyModule<typeof nodemailerModule>("nodemailer");
 

@@ -2,7 +2,7 @@ import type sharpModule from "sharp";
 import type { CoreDeps } from "../deps.js";
 import { DomainError, invalid, tooLarge, unavailable, unsupported } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
-import { lazyModule } from "../shared/lazy-module.js";
+import { lazyModule } from "../../lib/lazy-module.js";
 import { NoFreeTurn, workSlots } from "../shared/work-slots.js";
 import type { Storage } from "./storage.js";
 

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type * as S3 from "@aws-sdk/client-s3";
-import { lazyModule } from "../shared/lazy-module.js";
+import { lazyModule } from "../../lib/lazy-module.js";
 import { checkKey, type Storage, type StoredObject } from "./storage.js";
 
 // The SDK is ~20 MB of modules: a server on local files never loads it.

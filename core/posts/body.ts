@@ -5,7 +5,7 @@ import { contentMessages } from "../../contract/content.js";
 import type { BodyFormat } from "../../db/schema.js";
 import { IMAGE_VARIANTS } from "../media/images.js";
 import { invalid } from "../shared/errors.js";
-import { lazyModule } from "../shared/lazy-module.js";
+import { lazyModule } from "../../lib/lazy-module.js";
 
 /** What is stored beside a body, so no page view renders it again. */
 export interface RenderedBody {

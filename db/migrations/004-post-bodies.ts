@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from "kysely";
-import { renderPlainBody } from "../../core/posts/body.js";
+import { renderPlainBody } from "./frozen-renderer.js";
 
 /** The columns the backfill reads and writes. */
 interface BackfillDatabase {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from "kysely";
-import { renderBody } from "../../core/posts/body.js";
 import { engineOf } from "../engine.js";
 import type { BodyFormat } from "../schema.js";
+import { bodyText } from "./frozen-renderer.js";
 
 /** The columns the backfill reads and writes. */
 interface BackfillDatabase {
@@ -10,17 +10,6 @@ interface BackfillDatabase {
 
 /** Rows read at a time: a batch of the longest bodies (20,000 characters) stays a few MB. */
 const BATCH = 200;
-
-/** The whole plain text of a stored body, as a write makes it now. */
-function plainTextOf(description: string, format: BodyFormat) {
-  try {
-    // Links and image sources change the HTML only, never the text.
-    return renderBody(description, format, { followLinks: false, imageBases: [] }).text;
-  } catch {
-    // A body refused today (a script) was stored before the check: its source is its text.
-    return description;
-  }
-}
 
 async function backfillBodyText(db: Kysely<unknown>) {
   const posts = db as unknown as Kysely<BackfillDatabase>;
@@ -36,7 +25,7 @@ async function backfillBodyText(db: Kysely<unknown>) {
     for (const row of rows) {
       await posts
         .updateTable("posts")
-        .set({ body_text: plainTextOf(row.description, row.body_format) })
+        .set({ body_text: bodyText(row.description, row.body_format) })
         .where("id", "=", row.id)
         .execute();
     }
