@@ -80,10 +80,14 @@ function keyOf(request: FastifyRequest, route: string, reads: readonly string[])
   return JSON.stringify([route, request.params, reads.map((name) => query[name] ?? null)]);
 }
 
-export function registerSharedAnswers(
-  server: FastifyInstance,
-  shared: { cache: PageCache; searches: PageCache; contentVersion: ContentVersion },
-) {
+/** The shared answers' caches: pages and calls, and searches in a budget of their own. */
+export interface SharedAnswers {
+  cache: PageCache;
+  searches: PageCache;
+  contentVersion: ContentVersion;
+}
+
+export function registerSharedAnswers(server: FastifyInstance, shared: SharedAnswers) {
   const { contentVersion } = shared;
   const keeping = new WeakMap<
     FastifyRequest,
