@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { OpenApiDocumentSchema } from "../../../contract/responses.js";
 import { imageOrigins, type Config } from "../../config.js";
 import { THEME_COOKIE, themeOf, type Theme } from "../../../contract/theme.js";
-import { pageCsp } from "../../web/site.js";
+import { pageCsp } from "../../web/page-requests.js";
 import type { SiteSettingsReader } from "../../web/site-settings.js";
 import { buildOpenApiDocument, undocumentedRoutes, type ApiRoute } from "./document.js";
 import { documented } from "./route-docs.js";

@@ -1,0 +1,172 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ShellRecorder, Viewer } from "../../contract/site-host.js";
+import type { Theme } from "../../contract/theme.js";
+import { versionOfPage } from "./content-version.js";
+import {
+  composeMemberPage,
+  cutShell,
+  memberPageIsWholeFor,
+  MemberShells,
+  readParts,
+  shellRecorder,
+  type RenderIslands,
+} from "./member-pages.js";
+import { inlineScriptHashes, isSearchAddress, PageCache, preferredEncoding } from "./page-cache.js";
+import {
+  firstDifference,
+  pageCsp,
+  themeOfRequest,
+  viewerOf,
+  type PageHost,
+} from "./page-requests.js";
+import { noteViewer } from "./view-counting.js";
+
+/** Member pages' shells kept at once, with the data their islands close over. */
+const MEMBER_SHELLS_BYTES = 32 * 1024 * 1024;
+/** Members' pages kept, each with its compressed forms (~30 KB a page), by what made them. */
+const MEMBER_PAGES_BYTES = 32 * 1024 * 1024;
+/** Searches' shells, apart: any text is a search, and they must never push the pages out. */
+const SEARCH_SHELLS_BYTES = 8 * 1024 * 1024;
+/** A member's page is made again after this long even when nothing changed. */
+const MEMBER_PAGE_MAX_AGE_MS = 10 * 60 * 1000;
+
+/**
+ * Signed-in members' pages from their shells (decision 021): `serve` sends a member's page and
+ * says "sent"; otherwise (no session, a page that is no shell) the page is to be rendered whole,
+ * for the viewer read here if any.
+ */
+export function memberPageServer(
+  host: PageHost & {
+    islands: { renderIslands?: RenderIslands };
+    /**
+     * Render every member page from a shell whole as well, and fail (500) where the two differ:
+     * the tests' check that a shell's page is exactly the page (decision 021).
+     */
+    verifyMemberPages?: boolean | undefined;
+  },
+) {
+  const { deps, handle, rendering, siteInfo, secureCookies, siteOrigin, imageOrigins } = host;
+  const { contentVersion, limited } = host;
+  const { renderIslands } = host.islands;
+  const memberShells = renderIslands ? new MemberShells(MEMBER_SHELLS_BYTES) : undefined;
+  const searchShells = new MemberShells(SEARCH_SHELLS_BYTES);
+  const memberPages = new PageCache({
+    maxBytes: MEMBER_PAGES_BYTES,
+    maxAgeMs: MEMBER_PAGE_MAX_AGE_MS,
+  });
+
+  /**
+   * A page read as a member's page is made, in a render slot: from its address alone (no cookie,
+   * no header but what a page needs), for `viewer`, or for every member when `shell` is given.
+   */
+  const renderMemberPage = async (
+    url: URL,
+    page: { viewer?: Viewer; shell?: ShellRecorder; nonce: string; theme: Theme },
+  ) => {
+    const site = await siteInfo();
+    return rendering.run(async (outsideSlot) => {
+      const answer = await handle(new Request(url, { headers: { accept: "text/html" } }), {
+        deps,
+        site,
+        viewer: page.viewer,
+        ...(page.shell ? { shell: page.shell } : {}),
+        secureCookies,
+        cspNonce: page.nonce,
+        theme: page.theme,
+        limit: () => Promise.resolve(undefined),
+        outsideSlot,
+      });
+      return { response: answer, body: await answer.text() };
+    });
+  };
+
+  /** A member page's shell: the page rendered for every member. */
+  const makeShell = async (url: URL, version: string, theme: Theme) => {
+    const recorder = shellRecorder();
+    const nonce = randomBytes(16).toString("base64");
+    const { response, body } = await renderMemberPage(url, { shell: recorder, nonce, theme });
+    if (response.status !== 200 || response.headers.has("set-cookie")) return undefined;
+    const headers = [...response.headers].filter(([name]) => name !== "cache-control");
+    return cutShell(body, recorder, { version, nonce, status: response.status, headers });
+  };
+
+  /**
+   * Sends a signed-in member's page from its shell (decision 021) and says "sent"; otherwise (no
+   * session, a page that is no shell) the page is rendered whole, for the viewer read here if any.
+   */
+  const renderForMember = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    address: string,
+  ): Promise<"sent" | { viewer: Viewer | undefined } | undefined> => {
+    if (!memberShells || !renderIslands) return undefined;
+    const version = await versionOfPage(contentVersion, address);
+    if (version === undefined) return undefined;
+    const viewer = await viewerOf(deps, request, secureCookies);
+    if (viewer) noteViewer(request, viewer.actor.id);
+    if (!viewer || memberPageIsWholeFor(address, viewer)) return { viewer };
+    const theme = themeOfRequest(request);
+    // The header shows the day: a shell is made again when it changes.
+    const day = new Date().toISOString().slice(0, 10);
+    const key = `${address} theme=${theme} ${day}`;
+    const url = new URL(address, siteOrigin);
+    const search = isSearchAddress(address);
+    const shells = search ? searchShells : memberShells;
+    // A search made afresh spends the member's allowance, as it does for a visitor; one kept costs
+    // nothing. Refused, the page is rendered whole for them and says so (never kept).
+    if (search && limited && !shells.has(key, version)) {
+      if ((await limited(request, "search")) !== undefined) return { viewer };
+    }
+    const shell = await shells.get(key, version, () =>
+      makeShell(url, version, theme).catch((error: unknown) => {
+        request.log.error({ err: error }, "could not make a member page's shell");
+        throw error;
+      }),
+    );
+    if (!shell) return { viewer };
+    // A viewer's page is kept by what makes it (the shell and their parts), so a member who reads
+    // it again, their parts unchanged, costs their reads alone; any change is another page.
+    const parts = await readParts(shell, viewer);
+    const pageKey = `${key}\n${[...parts.values()].join("\n")}`;
+    let page = memberPages.get(pageKey, version, Date.now());
+    if (!page) {
+      const html = composeMemberPage(shell, parts, renderIslands);
+      if (host.verifyMemberPages) {
+        const whole = await renderMemberPage(url, { viewer, nonce: shell.nonce, theme });
+        const differs = firstDifference(html, whole.body);
+        if (differs !== undefined) {
+          throw new Error(`A member page differs from its whole render at ${address}: ${differs}`);
+        }
+      }
+      const body = Buffer.from(html);
+      page = {
+        version,
+        status: shell.status,
+        storedAt: Date.now(),
+        contentType: "text/html; charset=utf-8",
+        body,
+        etag: "",
+        csp: pageCsp(inlineScriptHashes(html, shell.nonce), siteOrigin, imageOrigins),
+        encoded: new Map(),
+      };
+      memberPages.set(pageKey, page);
+    }
+    reply.status(page.status ?? 200);
+    for (const [name, value] of shell.headers) void reply.header(name, value);
+    void reply
+      .header("content-security-policy", page.csp)
+      .header("cache-control", "private, no-store")
+      .header("vary", "Cookie, Accept-Encoding");
+    const encoding = preferredEncoding(request.headers["accept-encoding"]);
+    if (!encoding) {
+      void reply.send(page.body);
+      return "sent";
+    }
+    void reply
+      .header("content-encoding", encoding)
+      .send(memberPages.encode(pageKey, page, encoding));
+    return "sent";
+  };
+  return renderForMember;
+}
