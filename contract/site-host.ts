@@ -99,6 +99,6 @@ declare module "react-router" {
      * line of its own), with this request's render slot given back meanwhile: pages do not wait
      * behind uploads.
      */
-    outsideRenderSlot<T>(work: () => Promise<T>): Promise<T>;
+    outsideSlot<T>(work: () => Promise<T>): Promise<T>;
   }
 }

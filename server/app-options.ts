@@ -14,15 +14,15 @@ export interface ClientTimeouts {
    * answer nobody reads, a request left waiting in a queue.
    */
   idleMs: number;
-  /** The longest one answer may hold a turn others wait for (the whole list of posts). */
-  turnMs: number;
+  /** The longest one answer may hold a slot others wait for (the whole list of posts). */
+  slotMs: number;
 }
 
 export const CLIENT_TIMEOUTS: ClientTimeouts = {
   requestMs: 120_000,
   headersMs: 20_000,
   idleMs: 30_000,
-  turnMs: 60_000,
+  slotMs: 60_000,
 };
 
 export interface AppOptions {

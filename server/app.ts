@@ -109,7 +109,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   securityRoutes(server, deps);
   passwordRoutes(server, deps);
   userRoutes(server, deps);
-  postRoutes(server, deps, { turnMs: timeouts.turnMs });
+  postRoutes(server, deps, { slotMs: timeouts.slotMs });
   commentRoutes(server, deps);
   categoryRoutes(server, deps);
   adminRoutes(server, deps);

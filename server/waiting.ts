@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { workSlots } from "../core/shared/work-slots.js";
+import type { WorkSlots } from "../core/shared/work-slots.js";
 
 /**
  * Waits for `turn` with the connection's idle limit off: a request waiting its turn moves no
@@ -17,15 +17,15 @@ export async function waitWithoutIdleLimit<T>(request: FastifyRequest, turn: Pro
 }
 
 /**
- * A turn in `slots` for one answer, held until the answer is over however it ends (sent, failed,
- * its client gone) and at most `turnMs`: a client that reads slowly enough never to be idle is cut
+ * A slot in `slots` for one answer, held until the answer is over however it ends (sent, failed,
+ * its client gone) and at most `slotMs`: a client that reads slowly enough never to be idle is cut
  * off then. False when the client left while it waited (nothing is to be sent).
  */
-export async function holdTurnForAnswer(
+export async function holdSlotForAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
-  slots: ReturnType<typeof workSlots>,
-  turnMs: number,
+  slots: WorkSlots,
+  slotMs: number,
 ) {
   const release = await waitWithoutIdleLimit(request, slots.acquire());
   if (request.raw.socket.destroyed) {
@@ -33,9 +33,9 @@ export async function holdTurnForAnswer(
     return false;
   }
   const turn = setTimeout(() => {
-    request.log.warn({ turnMs }, "answer not taken in time; cut off");
+    request.log.warn({ slotMs }, "answer not taken in time; cut off");
     reply.raw.destroy();
-  }, turnMs);
+  }, slotMs);
   reply.raw.once("close", () => {
     clearTimeout(turn);
     release();

@@ -42,9 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await attempt(async () => {
     const { fields, image } = await imageForm(request);
     const form = { fields: publishingFields(fields), image };
-    return context.outsideRenderSlot(() =>
-      createPost(context.deps, viewer.actor, form, request.signal),
-    );
+    return context.outsideSlot(() => createPost(context.deps, viewer.actor, form, request.signal));
   });
   if (!result.ok) return fail(result);
   const { message, to } = afterSaving(result.value.status, viewer.actor.id);

@@ -104,7 +104,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       // then the cover, so a draft given its first one may be published by the same save.
       validate(PostPartialUpdateSchema, edit);
       validate(PostPublishingSchema, edit);
-      await context.outsideRenderSlot(() =>
+      await context.outsideSlot(() =>
         replacePostImage(deps, viewer.actor, params.id, image, request.signal),
       );
     }

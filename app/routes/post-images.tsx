@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (tooMany) return Response.json({ message: tooMany }, { status: 429 });
   const result = await attempt(async () => {
     const { image } = await imageForm(request);
-    return context.outsideRenderSlot(() =>
+    return context.outsideSlot(() =>
       uploadBodyImage(context.deps, viewer.actor, image, request.signal),
     );
   });

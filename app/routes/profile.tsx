@@ -127,7 +127,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await attempt(async (): Promise<{ message: string }> => {
     switch (intent) {
       case "photo":
-        return context.outsideRenderSlot(() =>
+        return context.outsideSlot(() =>
           setProfilePhoto(deps, viewer.actor, image, request.signal),
         );
       case "edit-profile":

@@ -3,7 +3,7 @@ import type { CoreDeps } from "../deps.js";
 import { DomainError, invalid, tooLarge, unavailable, unsupported } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
 import { lazyModule } from "../../lib/lazy-module.js";
-import { NoFreeTurn, workSlots } from "../shared/work-slots.js";
+import { NoFreeSlot, workSlots } from "../shared/work-slots.js";
 import type { Storage } from "./storage.js";
 
 const loadSharp = lazyModule<typeof sharpModule>("sharp");
@@ -121,7 +121,7 @@ export async function encodeImage(bytes: Buffer, signal?: AbortSignal): Promise<
       });
     }, signal)
     .catch((error: unknown) => {
-      if (error instanceof NoFreeTurn) throw busy();
+      if (error instanceof NoFreeSlot) throw busy();
       // A caller that left while waiting gave up its place in the line.
       if (signal?.aborted && !(error instanceof DomainError)) throw cancelled();
       throw error;

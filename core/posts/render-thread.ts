@@ -1,7 +1,7 @@
 import { contentMessages } from "../../contract/content.js";
 import { Worker } from "node:worker_threads";
 import { invalid, unavailable } from "../shared/errors.js";
-import { NoFreeTurn, workSlots } from "../shared/work-slots.js";
+import { NoFreeSlot, workSlots } from "../shared/work-slots.js";
 import type { RenderedBody, RenderOptions } from "./body.js";
 import type { RenderAnswer, RenderJob } from "./render-worker.js";
 
@@ -167,7 +167,7 @@ export function renderThread(): RenderThread {
         }
       })
       .catch((error: unknown) => {
-        if (error instanceof NoFreeTurn) throw unavailable(busyMessage);
+        if (error instanceof NoFreeSlot) throw unavailable(busyMessage);
         if (error instanceof OverBudget) {
           const message = contentMessages.descriptionTooComplex;
           throw invalid(message, { description: message });

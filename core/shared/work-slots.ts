@@ -1,20 +1,20 @@
 /** Every slot is taken and the line of waiting work is as long as it may be. */
-export class NoFreeTurn extends Error {
+export class NoFreeSlot extends Error {
   constructor() {
-    super("No free turn");
-    this.name = "NoFreeTurn";
+    super("No free slot");
+    this.name = "NoFreeSlot";
   }
 }
 
 /** Runs a part of the work in a slot with the slot given back until the part is done. */
-export type Aside = <T>(part: () => Promise<T>) => Promise<T>;
+export type OutsideSlot = <T>(part: () => Promise<T>) => Promise<T>;
 
 /**
  * At most `count` pieces of heavy work at a time; the rest wait their turn, first come first
  * served. The work here is CPU-bound (a page render, a whole list compressed, an image decoded): on
  * a small machine, fifty at once finish no sooner than a few at a time, but each holds its memory
  * meanwhile. Waiting work holds little, but not nothing (an upload waits with its bytes): past
- * `maxWaiting` waiting, more work is refused with NoFreeTurn.
+ * `maxWaiting` waiting, more work is refused with NoFreeSlot.
  */
 export function workSlots(count: number, options: { maxWaiting?: number } = {}) {
   let running = 0;
@@ -31,7 +31,7 @@ export function workSlots(count: number, options: { maxWaiting?: number } = {}) 
   /** Waits for its turn; gives up, leaving the line, if `signal` aborts (the caller went away). */
   function wait(signal: AbortSignal | undefined) {
     if (options.maxWaiting !== undefined && waiting.length >= options.maxWaiting) {
-      return Promise.reject(new NoFreeTurn());
+      return Promise.reject(new NoFreeSlot());
     }
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {
@@ -82,11 +82,14 @@ export function workSlots(count: number, options: { maxWaiting?: number } = {}) 
 
   /**
    * Runs `work` in a slot, freed however the work ends. A part of the work that waits on something
-   * else, `aside(part)` (one at a time), gives the slot back meanwhile and takes its turn again after.
+   * else, `outsideSlot(part)` (one at a time), gives the slot back meanwhile and takes its turn again after.
    */
-  async function run<T>(work: (aside: Aside) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async function run<T>(
+    work: (outsideSlot: OutsideSlot) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     let release = await acquire(signal);
-    const aside: Aside = async (part) => {
+    const outsideSlot: OutsideSlot = async (part) => {
       release();
       try {
         return await part();
@@ -95,7 +98,7 @@ export function workSlots(count: number, options: { maxWaiting?: number } = {}) 
       }
     };
     try {
-      return await work(aside);
+      return await work(outsideSlot);
     } finally {
       release();
     }
@@ -103,3 +106,6 @@ export function workSlots(count: number, options: { maxWaiting?: number } = {}) 
 
   return { acquire, run };
 }
+
+/** The one limiter of heavy work at once: renders, whole lists, image decodes (decision 005). */
+export type WorkSlots = ReturnType<typeof workSlots>;

@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 // Issue 14, point 4: a client that sends slowly or reads slowly (or never) gets a bounded share of
 // the server. Real sockets, with the limits shortened so the test takes seconds.
 
-const TIMEOUTS = { requestMs: 2000, headersMs: 1000, idleMs: 1000, turnMs: 2500 };
+const TIMEOUTS = { requestMs: 2000, headersMs: 1000, idleMs: 1000, slotMs: 2500 };
 /** More than loopback's socket buffers hold (4 MB sent, up to 32 MB received), so a stalled
  * reader really stalls the answer. */
 const POSTS = 1600;
@@ -121,7 +121,7 @@ describe("slow clients", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const next = readWholeList();
     // Cut once nothing has moved for idleMs, though it holds the only turn for whole lists.
-    expect(await stalled.closed).toBeLessThan(TIMEOUTS.turnMs);
+    expect(await stalled.closed).toBeLessThan(TIMEOUTS.slotMs);
     stalled.socket.destroy();
     expect(await next).toEqual({ status: 200, count: POSTS });
   });
@@ -139,8 +139,8 @@ describe("slow clients", () => {
     const next = readWholeList();
     const after = readWholeList();
     const closedAfter = await slow.closed;
-    expect(closedAfter).toBeGreaterThanOrEqual(TIMEOUTS.turnMs - 100);
-    expect(closedAfter).toBeLessThan(TIMEOUTS.turnMs + 3000);
+    expect(closedAfter).toBeGreaterThanOrEqual(TIMEOUTS.slotMs - 100);
+    expect(closedAfter).toBeLessThan(TIMEOUTS.slotMs + 3000);
     expect(slow.received()).toBeLessThan(POSTS * POST_DESCRIPTION_MAX);
     expect(server.logs.some((line) => line.includes("answer not taken in time"))).toBe(true);
     expect(await next).toEqual({ status: 200, count: POSTS });

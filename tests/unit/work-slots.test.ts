@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NoFreeTurn, workSlots } from "../../core/shared/work-slots.js";
+import { NoFreeSlot, workSlots } from "../../core/shared/work-slots.js";
 
 describe("workSlots", () => {
   it("runs at most its number of tasks at once, the rest in the order they came", async () => {
@@ -115,7 +115,7 @@ describe("workSlots with a line of limited length", () => {
     const first = await acquire();
     const second = acquire();
     const third = acquire();
-    await expect(acquire()).rejects.toBeInstanceOf(NoFreeTurn);
+    await expect(acquire()).rejects.toBeInstanceOf(NoFreeSlot);
     first();
     (await second)();
     const fourth = acquire();

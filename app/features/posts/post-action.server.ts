@@ -85,7 +85,7 @@ export async function postAction(request: Request, context: AppLoadContext, post
         await changePostStatus(deps, actor, postId, { status: "draft" });
         return {};
       case "post-image":
-        await context.outsideRenderSlot(() =>
+        await context.outsideSlot(() =>
           replacePostImage(deps, actor, postId, image, request.signal),
         );
         return {};

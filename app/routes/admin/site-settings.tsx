@@ -57,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     SOCIAL_NETWORKS.map((network) => [network, fields[socialField(network)] ?? ""]),
   );
   const result = await attempt(() =>
-    context.outsideRenderSlot(() =>
+    context.outsideSlot(() =>
       updateSiteSettings(
         context.deps,
         actor,

@@ -23,7 +23,7 @@ import { getRevision, listRevisions, restoreRevision } from "../../../core/posts
 import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
 import { clientLeft, jsonFields, readImageForm } from "../../plugins/uploads.js";
 import { workSlots } from "../../../core/shared/work-slots.js";
-import { holdTurnForAnswer } from "../../waiting.js";
+import { holdSlotForAnswer } from "../../waiting.js";
 import { jsonArrayStream } from "../json-stream.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
@@ -33,7 +33,7 @@ import { documented } from "../openapi/route-docs.js";
 
 type IdParams = { Params: { id: string } };
 
-export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turnMs: number }) {
+export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { slotMs: number }) {
   // Whole lists are the heaviest answers there are (10 MB for 10,000 posts, compressed on the way):
   // one at a time, the rest wait their turn, so a crowd asking for them cannot exhaust the memory
   // (several at once finish no sooner: the work is JSON and compression, on the CPU).
@@ -44,7 +44,7 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { turn
     if (pageNumber !== undefined) return listPosts(deps, { category, tag }, pageNumber);
     // Every post (the admin table's call): sent as it is read, a batch at a time, so the answer
     // holds one batch in memory however many posts the site has.
-    if (!(await holdTurnForAnswer(request, reply, wholeLists, options.turnMs))) {
+    if (!(await holdSlotForAnswer(request, reply, wholeLists, options.slotMs))) {
       return reply.hijack();
     }
     const list = await jsonArrayStream(listPostsInBatches(deps, { category, tag }));
