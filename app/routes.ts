@@ -36,6 +36,8 @@ export default [
   route("settings/security", "routes/security.tsx"),
   route("settings/security/passkey-options", "routes/passkey-options.tsx"),
   route("unsubscribe/:userId/:token", "routes/unsubscribe.tsx"),
+  route("newsletter/confirm/:id/:token", "routes/newsletter-confirm.tsx"),
+  route("newsletter/unsubscribe/:token", "routes/newsletter-unsubscribe.tsx"),
   ...prefix("admin-dashboard", [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/dashboard.tsx"),

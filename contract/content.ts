@@ -50,6 +50,7 @@ export const contentMessages = {
   tagInvalid: `Each tag must be ${TAG_MIN} to ${TAG_MAX} letters or digits, with single hyphens only between them`,
   metaDescriptionTooLong: `Meta description must be at most ${META_DESCRIPTION_MAX} characters long`,
   canonicalUrlInvalid: "Canonical URL must be an absolute http:// or https:// address",
+  newsletterInvalid: 'Newsletter must be "send" or "none"',
 } as const;
 
 const m = contentMessages;
@@ -114,6 +115,8 @@ export const postExtraFields = {
     .max(CANONICAL_URL_MAX, m.canonicalUrlInvalid)
     .refine(isCanonicalUrl, m.canonicalUrlInvalid)
     .optional(),
+  /** Whether the post is mailed to subscribers when it first goes public (decision 028). */
+  newsletter: z.enum(["send", "none"], { error: m.newsletterInvalid }).optional(),
 };
 
 /** Whether a post edit names any field of DESIGN.md 10 ("Writing"): it may then leave out the rest. */

@@ -26,6 +26,7 @@ export type LimitName =
   | "settings"
   | "search"
   | "unsubscribe"
+  | "subscribe"
   | "security"
   | "integrations";
 

@@ -60,6 +60,8 @@ export interface CoreDeps {
   queued?: () => void;
   /** Webhooks (decision 025): absent in scripts that deliver none (imports, seeds). */
   webhooks?: WebhookSettings;
+  /** Newsletter mails a minute from this instance (NEWSLETTER_RATE; decision 028). */
+  newsletterRate?: number;
   /** Whether accounts in their first day get the lower hourly allowances of core/spam. */
   newAccountBrakes: boolean;
   /** Told what a service let go of without failing the request (see `discardImages`). */

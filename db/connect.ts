@@ -35,6 +35,7 @@ import { accountSecurity } from "./migrations/021-account-security.js";
 import { integrations } from "./migrations/022-integrations.js";
 import { stats } from "./migrations/023-stats.js";
 import { outbox } from "./migrations/024-outbox.js";
+import { newsletter } from "./migrations/025-newsletter.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -103,6 +104,7 @@ const migrations: MigrationProvider = {
       "022-integrations": integrations,
       "023-stats": stats,
       "024-outbox": outbox,
+      "025-newsletter": newsletter,
     }),
 };
 

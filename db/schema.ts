@@ -168,7 +168,11 @@ export interface PostsTable {
   meta_description: string | null;
   /** Where it first appeared, when elsewhere (an absolute http(s) URL); null: here. */
   canonical_url: string | null;
+  /** Whether it is mailed to subscribers when it first goes public (decision 028). */
+  newsletter: Generated<PostNewsletter>;
 }
+
+export type PostNewsletter = "send" | "none";
 
 /** One row per tag of a post: what a tag's list and the tag counts read (016). */
 export interface PostTagsTable {
@@ -394,7 +398,7 @@ export interface WebhooksTable {
 }
 
 /** What the outbox carries (decision 027): events, and the deliveries they fan out to. */
-export type OutboxChannel = "event" | "mail" | "webhook";
+export type OutboxChannel = "event" | "mail" | "webhook" | "newsletter";
 
 export type DeliveryStatus = "pending" | "delivered" | "skipped" | "failed";
 
@@ -424,6 +428,36 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   finished_at: string | null;
+}
+
+export type SubscriptionStatus = "pending" | "active" | "unsubscribed" | "bounced";
+
+/** An address subscribed to the whole site or one writer (decision 028). */
+export interface SubscriptionsTable {
+  id: string;
+  /** Lowercased and trimmed. */
+  email: string;
+  /** "site", or the writer's id. */
+  scope_key: string;
+  author_id: string | null;
+  status: SubscriptionStatus;
+  created_at: string;
+  confirmed_at: string | null;
+  /** When it was unsubscribed or bounced. */
+  ended_at: string | null;
+}
+
+/** A confirmation mail sent to an address: at most three a day. */
+export interface NewsletterConfirmationsTable {
+  email: string;
+  sent_at: string;
+}
+
+/** A post mailed to its subscribers: once ever. */
+export interface NewsletterSendsTable {
+  post_id: string;
+  started_at: string;
+  recipients: number;
 }
 
 /** Views and unique visitors of one post on one UTC day (decision 026). */
@@ -482,6 +516,9 @@ export interface Database {
   verification_tokens: VerificationTokensTable;
   categories: CategoriesTable;
   posts: PostsTable;
+  subscriptions: SubscriptionsTable;
+  newsletter_confirmations: NewsletterConfirmationsTable;
+  newsletter_sends: NewsletterSendsTable;
   post_tags: PostTagsTable;
   post_revisions: PostRevisionsTable;
   likes: LikesTable;

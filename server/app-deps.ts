@@ -186,6 +186,7 @@ export function buildDeps(
         server.log.error({ err: error }, "could not move the content version on");
       }),
     newAccountBrakes: config.newAccountLimits,
+    newsletterRate: config.newsletterRate,
     webhooks: {
       allowPrivate: config.webhookAllowPrivate,
       timeoutMs: options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,

@@ -24,6 +24,7 @@ import { commentRoutes } from "./api/comments/routes.js";
 import { followRoutes } from "./api/follows/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
 import { integrationRoutes } from "./api/integrations/routes.js";
+import { newsletterRoutes } from "./api/newsletter/routes.js";
 import { notificationRoutes } from "./api/notifications/routes.js";
 import { collectApiRoutes, type ApiRoute } from "./api/openapi/document.js";
 import { openApiRoutes } from "./api/openapi/routes.js";
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   userSettingsRoutes(server, deps);
   integrationRoutes(server, deps);
   statsRoutes(server, deps);
+  newsletterRoutes(server, deps);
   openApiRoutes(server, apiRoutes, config, siteSettings);
 
   return { server, deps, database: data.database, apiRoutes };

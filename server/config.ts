@@ -117,6 +117,16 @@ const EnvSchema = z.object({
     blankAsUnset,
     z.enum(["on", "off"], { error: "must be on or off" }).default("off"),
   ),
+  // Newsletter mails a minute from each instance (decision 028): a relay's or provider's limit.
+  NEWSLETTER_RATE: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^\d{1,6}$/, "must be a whole number of mails a minute, from 1 to 100000")
+      .transform(Number)
+      .refine((rate) => rate >= 1 && rate <= 100_000, "must be a whole number of mails a minute, from 1 to 100000")
+      .default(600),
+  ),
   REDIS_URL: url(["redis:", "rediss:"], "redis://127.0.0.1:6379"),
   REDIS_PREFIX: z.preprocess(
     blankAsUnset,
@@ -188,6 +198,8 @@ export interface Config {
   viewCounting: boolean;
   /** Whether webhooks may reach loopback, private and link-local addresses. */
   webhookAllowPrivate: boolean;
+  /** Newsletter mails a minute from this instance. */
+  newsletterRate: number;
   redisUrl: string | undefined;
   /** Start of every key this site writes to Redis, so several sites can share one server. */
   redisPrefix: string;
@@ -270,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageCache: e.PAGE_CACHE === "on",
     viewCounting: e.VIEW_COUNTING === "on",
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === "on",
+    newsletterRate: e.NEWSLETTER_RATE,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -3,6 +3,7 @@ import type { Database } from "../../db/schema.js";
 import { queueConversationMail } from "../conversation-mail/queue.js";
 import type { CoreDeps } from "../deps.js";
 import { tellWebhooks } from "../integrations/webhook-events.js";
+import { mailSubscribers } from "../newsletter/sending.js";
 import type { DomainEvent, EventType } from "./events.js";
 
 /**
@@ -21,7 +22,7 @@ const conversationMail: Subscriber<"comment.created"> = (deps, event, at) =>
   queueConversationMail(deps, event, at);
 
 /**
- * Who listens to which event (decision 027): the one list. The newsletter and federation join it.
+ * Who listens to which event (decision 027): the one list. Federation joins it next.
  *
  * Not in it, because they are part of the write itself and run in its transaction: the in-site
  * notifications (core/notifications) and the audit log (core/audit). Not in it either, because
@@ -29,7 +30,7 @@ const conversationMail: Subscriber<"comment.created"> = (deps, event, at) =>
  * the scheduled publisher woken (`postScheduled`).
  */
 export const subscribers: { readonly [T in EventType]: readonly Subscriber<T>[] } = {
-  "post.published": [tellWebhooks],
+  "post.published": [tellWebhooks, mailSubscribers],
   "post.updated": [tellWebhooks],
   "post.deleted": [tellWebhooks],
   "comment.created": [conversationMail, tellWebhooks],

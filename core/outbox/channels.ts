@@ -2,6 +2,7 @@ import { deliverMail, gatherDueMail, mailRules } from "../conversation-mail/outb
 import type { CoreDeps } from "../deps.js";
 import { dispatchEvent, eventRules } from "../events/dispatch.js";
 import { deliverWebhook, webhookRules } from "../integrations/webhooks.js";
+import { deliverNewsletter, newsletterChores, newsletterRules } from "../newsletter/sending.js";
 import type { OutboxChannel } from "../../db/schema.js";
 import type { ChannelRules, OutboxItem, TryOutcome } from "./outbox.js";
 
@@ -44,5 +45,13 @@ export const channels: readonly Channel[] = [
     rules: webhookRules,
     send: deliverWebhook,
     sideBySide: true,
+  },
+  {
+    name: "newsletter",
+    rules: newsletterRules,
+    prepare: newsletterChores,
+    send: deliverNewsletter,
+    sideBySide: false,
+    failure: "could not send a newsletter mail; it will be retried",
   },
 ];

@@ -407,6 +407,7 @@ export async function createPost(
     tags: (parsed.data.tags ?? []).join(" "),
     meta_description: parsed.data.metaDescription || null,
     canonical_url: parsed.data.canonicalUrl || null,
+    newsletter: parsed.data.newsletter ?? "send",
     ...body.columns,
     status,
     publish_at: state.publish_at ?? null,
@@ -524,7 +525,7 @@ export async function updatePost(
     body_text: rendered.columns.body_text,
     reading_minutes: rendered.columns.reading_minutes,
   };
-  const { tags, metaDescription, canonicalUrl, imageAlt } = input;
+  const { tags, metaDescription, canonicalUrl, imageAlt, newsletter } = input;
   // The text a reader reads changes: what it was is kept as a revision (decision 022).
   const textChanges =
     (input.title !== undefined && input.title !== post.title) ||
@@ -549,6 +550,7 @@ export async function updatePost(
             ...(tags === undefined ? {} : { tags: tags.join(" ") }),
             ...(metaDescription === undefined ? {} : { meta_description: metaDescription || null }),
             ...(canonicalUrl === undefined ? {} : { canonical_url: canonicalUrl || null }),
+            ...(newsletter === undefined ? {} : { newsletter }),
             ...state,
             updated_at: now,
           })

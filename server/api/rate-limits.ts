@@ -56,4 +56,6 @@ export const limits = {
   integrations: perAddress("integrations", 30, 15),
   // A mailed unsubscribe link, used without a session: nobody needs many, guessers would.
   unsubscribe: perAddress("unsubscribe", 30, 15),
+  // Each may send a confirmation mail (three an address a day besides): a client signs up few.
+  subscribe: perAddress("subscribe", 10, 60),
 } satisfies Record<LimitName, FastifyContextConfig>;

@@ -247,6 +247,7 @@ describe("GET /api/openapi.json", () => {
         "image",
         "imageAlt",
         "metaDescription",
+        "newsletter",
         "publishAt",
         "status",
         "tags",

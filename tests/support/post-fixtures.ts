@@ -133,6 +133,8 @@ export interface PostInput {
   tags?: string;
   metaDescription?: string;
   canonicalUrl?: string;
+  /** DESIGN.md 11: "send" or "none" (the server's default: "send"). */
+  newsletter?: string;
 }
 
 /** Creates a post through the API as `author` and returns it; the category must exist. */
@@ -151,6 +153,7 @@ export async function addPost(api: Client, author: TestUser, input: PostInput) {
         ...(input.tags === undefined ? {} : { tags: input.tags }),
         ...(input.metaDescription === undefined ? {} : { metaDescription: input.metaDescription }),
         ...(input.canonicalUrl === undefined ? {} : { canonicalUrl: input.canonicalUrl }),
+        ...(input.newsletter === undefined ? {} : { newsletter: input.newsletter }),
       },
       file: { bytes: input.image ?? (await pngImage()), filename: "photo.png" },
     },

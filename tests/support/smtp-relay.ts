@@ -3,6 +3,8 @@ import net from "node:net";
 export interface Accepted {
   messageId: string;
   to: string;
+  /** The message as it came: headers and body. */
+  raw: string;
 }
 
 /**
@@ -17,6 +19,9 @@ export async function startRelay() {
     /** How many mails to refuse next (451, try again later) before accepting again. */
     refuse: 0,
     refused: [] as Accepted[],
+    /** Addresses refused for good (550, the mailbox does not exist). */
+    bounce: new Set<string>(),
+    bounced: [] as Accepted[],
     acceptDelayMs: 0,
     port: 0,
     close: () => Promise.resolve(),
@@ -40,10 +45,19 @@ export async function startRelay() {
           const message = buffer.slice(0, end);
           buffer = buffer.slice(end + 5);
           inData = false;
-          const mail = { messageId: /^Message-ID:\s*(<[^>]+>)/im.exec(message)?.[1] ?? "", to };
+          const mail = {
+            messageId: /^Message-ID:\s*(<[^>]+>)/im.exec(message)?.[1] ?? "",
+            to,
+            raw: message,
+          };
           if (relay.accepted.length >= relay.stallAfter) {
             relay.stalled.push(mail);
             return;
+          }
+          if (relay.bounce.has(to)) {
+            relay.bounced.push(mail);
+            socket.write("550 5.1.1 no such mailbox\r\n");
+            continue;
           }
           if (relay.refuse > 0) {
             relay.refuse -= 1;
