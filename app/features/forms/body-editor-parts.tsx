@@ -7,7 +7,7 @@ import {
 } from "react";
 import { IMAGE_ALT_MAX } from "../../../contract/limits.js";
 import type { Mark } from "./markdown-marks.js";
-import { ImageIcon } from "../../ui/icons.js";
+import { Icon, ImageIcon } from "../../ui/icons.js";
 import type { Preview, Upload } from "./body-editor-state.js";
 
 interface Tool {
@@ -19,18 +19,9 @@ interface Tool {
 
 /** A toolbar glyph drawn as the site's icons are (app/ui/icons.tsx): strokes in currentColor. */
 const glyph = (path: string) => (
-  <svg
-    viewBox="0 0 24 24"
-    width="1em"
-    height="1em"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-  >
+  <Icon>
     <path d={path} />
-  </svg>
+  </Icon>
 );
 
 const TOOLS: Tool[] = [
