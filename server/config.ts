@@ -124,7 +124,10 @@ const EnvSchema = z.object({
       .string()
       .regex(/^\d{1,6}$/, "must be a whole number of mails a minute, from 1 to 100000")
       .transform(Number)
-      .refine((rate) => rate >= 1 && rate <= 100_000, "must be a whole number of mails a minute, from 1 to 100000")
+      .refine(
+        (rate) => rate >= 1 && rate <= 100_000,
+        "must be a whole number of mails a minute, from 1 to 100000",
+      )
       .default(600),
   ),
   REDIS_URL: url(["redis:", "rediss:"], "redis://127.0.0.1:6379"),
