@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { describe, expect, it } from "vitest";
+import { buildUser } from "../support/factories.js";
 import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
 /** GET /api/admin/audit (DESIGN.md 9): every admin action, newest first, read-only. */
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let member: TestUser;
+const {
+  server,
+  api,
+  admin,
+  users: { member },
+} = await openTestSite({ users: ["member"] });
 
 interface Entry {
   _id: string;
@@ -17,14 +18,6 @@ interface Entry {
   target: { kind: string; _id: string; summary: string };
   createdAt: string;
 }
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  member = await buildUser(server, api);
-});
-afterAll(() => server.close());
 
 const audit = (token?: string, query = "") =>
   api.get<Entry[]>(`/api/admin/audit${query}`, { token });

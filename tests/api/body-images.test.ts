@@ -21,20 +21,16 @@ import {
 import { addCategory, addPost, type PostDetail } from "../support/post-fixtures.js";
 import { startTestS3, type TestS3 } from "../support/s3.js";
 import { failOnServerErrors } from "../support/server-errors.js";
+import { openTestSite } from "../support/site.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let writer: TestUser;
+const {
+  server,
+  api,
+  admin,
+  users: { writer },
+} = await openTestSite({ users: ["writer"] });
 
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  writer = await buildUser(server, api);
-});
-afterAll(() => server.close());
 failOnServerErrors(() => server);
 
 interface Uploaded {

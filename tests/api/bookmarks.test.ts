@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { client } from "../support/http.js";
 import {
   addCategory,
   addPost,
@@ -9,22 +9,15 @@ import {
   type ErrorBody,
   type PostSummary,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
+import { startTestServer } from "../support/test-server.js";
 
 /** Bookmarks: a reader's saved posts (DESIGN.md 9, "Reading"; decision 016). */
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let author: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  await addCategory(api, admin, "Travel");
-});
-afterAll(() => server.close());
+const {
+  server,
+  api,
+  users: { author },
+} = await openTestSite({ users: ["author"], categories: ["Travel"] });
 
 const bookmark = (id: string, token?: string) =>
   api.put<{ bookmarked: boolean } & ErrorBody>(

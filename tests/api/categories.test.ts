@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { describe, expect, it } from "vitest";
+import { openTestSite } from "../support/site.js";
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let user: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  user = await buildUser(server, api);
-});
-afterAll(() => server.close());
+const {
+  api,
+  admin,
+  users: { user },
+} = await openTestSite({ users: ["user"] });
 
 describe("POST /api/categories", () => {
   it("refuses anonymous callers with 401 and users with 403", async () => {

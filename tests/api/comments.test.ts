@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addCategory, addPost, type PostDetail } from "../support/post-fixtures.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { addPost, type PostDetail } from "../support/post-fixtures.js";
+import { type TestUser } from "../support/factories.js";
+import { openTestSite } from "../support/site.js";
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let author: TestUser;
-let other: TestUser;
+const {
+  api,
+  admin,
+  users: { author, other },
+} = await openTestSite({ users: ["author", "other"], categories: ["General"] });
+
 let post: PostDetail;
 
 interface Comment {
@@ -23,15 +23,8 @@ interface Comment {
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  other = await buildUser(server, api);
-  await addCategory(api, admin, "General");
   post = await addPost(api, author, { category: "General" });
 });
-afterAll(() => server.close());
 
 const comment = (user: TestUser, text = "Nice post!") =>
   api.post<Comment>("/api/comments", { text, postId: post._id }, { token: user.token });

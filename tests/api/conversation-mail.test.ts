@@ -1,12 +1,13 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Clock } from "../../core/shared/clock.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { client } from "../support/http.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
 import { startRelay } from "../support/smtp-relay.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
+import { startTestServer } from "../support/test-server.js";
 
 // E-mail about conversations (DESIGN.md 9, decision 017): the settings switch, the outbox that
 // gathers what is new into at most one mail per person per 10 minutes, and the one-click
@@ -19,9 +20,10 @@ const advance = (minutes: number) => {
   now += minutes * 60_000;
 };
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
+const { server, api, admin } = await openTestSite({
+  app: { clock, outboxCheckMs: 50 },
+  categories: ["General"],
+});
 
 interface Mail {
   file: string;
@@ -109,14 +111,6 @@ async function waitForMails(user: TestUser, count: number) {
 
 /** Enough for the outbox to have checked several times. */
 const settle = () => sleep(400);
-
-beforeAll(async () => {
-  server = await startTestServer({}, { clock, outboxCheckMs: 50 });
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "General");
-});
-afterAll(() => server.close());
 
 async function writer() {
   const user = await buildUser(server, api);

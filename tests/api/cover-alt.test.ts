@@ -1,34 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { IMAGE_ALT_MAX } from "../../contract/limits.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import {
-  addCategory,
   addPost,
   postRows,
   type ErrorBody,
   type PostDetail,
   type PostSummary,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
 // A cover image's description for readers who cannot see it (issue 20.8): the writer's, when given.
 
-let server: TestServer;
-let api: Client;
-let author: TestUser;
-let other: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  other = await buildUser(server, api);
-  await addCategory(api, admin, "Harbours");
-});
-afterAll(() => server.close());
+const {
+  server,
+  api,
+  users: { author, other },
+} = await openTestSite({ users: ["author", "other"], categories: ["Harbours"] });
 
 const TOO_LONG = "a".repeat(IMAGE_ALT_MAX + 1);
 const MESSAGE = `Image description must be at most ${IMAGE_ALT_MAX} characters long`;

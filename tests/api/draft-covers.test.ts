@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrateTo, migrateToLatest } from "../../db/connect.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client, type Reply } from "../support/http.js";
+import { buildUser, signInAdmin } from "../support/factories.js";
+import { client, type Reply } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import {
   addCategory,
@@ -11,25 +11,17 @@ import {
   type ErrorBody,
   type PostDetail,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
+import { startTestServer } from "../support/test-server.js";
 
 // DESIGN.md 10 "Writing": a draft may be saved without a cover image; publishing or scheduling
 // one still requires it (issue 32, decision 022).
 
-let server: TestServer;
-let api: Client;
-let author: TestUser;
-let other: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  other = await buildUser(server, api);
-  await addCategory(api, admin, "Ideas");
-});
-afterAll(() => server.close());
+const {
+  server,
+  api,
+  users: { author, other },
+} = await openTestSite({ users: ["author", "other"], categories: ["Ideas"] });
 
 /** A post as the API gives it, where `image` may be null (the fixtures' type says it never is). */
 type Drafted = Omit<PostDetail, "image"> & { image: { url: string } | null };

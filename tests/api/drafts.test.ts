@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { publishDuePosts } from "../../core/posts/scheduled-publishing.js";
 import { newId } from "../../core/shared/ids.js";
 import { migrateTo, migrateToLatest } from "../../db/connect.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client, type Reply } from "../support/http.js";
+import { buildUser, type TestUser } from "../support/factories.js";
+import { client, type Reply } from "../support/http.js";
 import { pngImage, uploadedFiles } from "../support/images.js";
 import {
-  addCategory,
   addPost,
   commentRows,
   likeRows,
@@ -16,25 +15,17 @@ import {
   type PostInput,
   type PostSummary,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
+import { startTestServer } from "../support/test-server.js";
 
 // DESIGN.md 9 "Writing": drafts, scheduled posts and who sees them (decision 011).
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let author: TestUser;
-let other: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  other = await buildUser(server, api);
-  await addCategory(api, admin, "Drafting");
-});
-afterAll(() => server.close());
+const {
+  server,
+  api,
+  admin,
+  users: { author, other },
+} = await openTestSite({ users: ["author", "other"], categories: ["Drafting"] });
 
 const SECOND = 1000;
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * SECOND).toISOString();
@@ -540,14 +531,15 @@ describe("scheduled publishing", () => {
     );
     try {
       const due: PostDetail[] = [];
-      const at = inSeconds(2);
+      // Far enough ahead for five saves on a busy machine.
+      const at = inSeconds(5);
       for (let i = 0; i < 5; i += 1) {
         due.push(await post({ title: `Raced ${String(i)}`, status: "scheduled", publishAt: at }));
       }
       const out = await eventually(async () => {
         const states = await Promise.all(due.map(async (p) => (await rowOf(p._id)).status));
         return states.every((state) => state === "published");
-      }, 8000);
+      }, 12_000);
       expect(out).toBe(true);
       const published = [...server.logs, ...second.logs]
         .map((line) => JSON.parse(line) as { msg?: string; posts?: string[] })

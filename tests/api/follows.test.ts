@@ -1,20 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildUser, type TestUser } from "../support/factories.js";
+import { client } from "../support/http.js";
 import {
-  addCategory,
   addPost,
   expectPostSummaryShape,
   type ErrorBody,
   type PostSummary,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
+import { startTestServer } from "../support/test-server.js";
 
 /** Following writers and the feed of their posts (DESIGN.md 9, "Reading"; decision 016). */
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
+const { server, api } = await openTestSite({ categories: ["Travel"] });
 
 interface FollowAnswer {
   following: boolean;
@@ -27,14 +25,6 @@ interface Profile {
   followingCount: number;
   followedByYou?: boolean;
 }
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-});
-afterAll(() => server.close());
 
 const follow = (id: string, token?: string) =>
   api.put<FollowAnswer & ErrorBody>(`/api/users/follow/${encodeURIComponent(id)}`, undefined, {

@@ -1,31 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildUser } from "../support/factories.js";
 import {
-  addCategory,
   addPost,
   expectPublicUser,
   likeRows,
   type ErrorBody,
   type PostDetail,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
-let server: TestServer;
-let api: Client;
-let author: TestUser;
-let reader: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  reader = await buildUser(server, api);
-  await addCategory(api, admin, "Travel");
-});
-afterAll(() => server.close());
+const {
+  server,
+  api,
+  users: { author, reader },
+} = await openTestSite({ users: ["author", "reader"], categories: ["Travel"] });
 
 const like = (postId: string, token?: string) =>
   api.put<PostDetail & ErrorBody>(`/api/posts/like/${encodeURIComponent(postId)}`, undefined, {

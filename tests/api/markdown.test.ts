@@ -1,37 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST_DESCRIPTION_MAX } from "../../contract/limits.js";
 import { newId } from "../../core/shared/ids.js";
 import { migrateTo, migrateToLatest } from "../../db/connect.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client, type Reply } from "../support/http.js";
+import { type TestUser } from "../support/factories.js";
+import type { Reply } from "../support/http.js";
 import { pngImage, uploadedFiles } from "../support/images.js";
-import {
-  addCategory,
-  addPost,
-  postRows,
-  type PostDetail,
-  type PostSummary,
-} from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { addPost, postRows, type PostDetail, type PostSummary } from "../support/post-fixtures.js";
+import { openTestSite } from "../support/site.js";
 
 // Issue 16, parts 1 and 5 (DESIGN.md 9, decision 010): Markdown bodies, rendered and sanitized
 // when written, with an excerpt and a reading time on every post object.
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let writer: TestUser;
-let other: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  writer = await buildUser(server, api);
-  other = await buildUser(server, api);
-  await addCategory(api, admin, "Code");
-});
-afterAll(() => server.close());
+const {
+  server,
+  api,
+  admin,
+  users: { writer, other },
+} = await openTestSite({ users: ["writer", "other"], categories: ["Code"] });
 
 const SCRIPT_MESSAGE = "Description must not contain a script or a javascript: link";
 

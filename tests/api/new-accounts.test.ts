@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { HOUR_MS } from "../../core/shared/clock.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client, type Reply } from "../support/http.js";
+import { buildUser, type TestUser } from "../support/factories.js";
+import { type Reply } from "../support/http.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
 import { pngImage } from "../support/images.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
 /**
  * Spam brakes (decision 013): in its first day an account may publish 3 posts and write 10
  * comments an hour; older accounts only meet the regular per-address limits.
  */
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
+const { server, api, admin } = await openTestSite({ env: { NEW_ACCOUNT_LIMITS: "on" } });
+
 let category: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ NEW_ACCOUNT_LIMITS: "on" });
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
   category = (await addCategory(api, admin, "Brakes")).title;
 });
-afterAll(() => server.close());
 
 async function ageAccount(user: TestUser, ms: number) {
   await server.app.deps.db

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { notificationsPage } from "../../core/notifications/notifications-service.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { buildUser, type TestUser } from "../support/factories.js";
 import {
-  addCategory,
   addComment,
   addPost,
   expectPublicUser,
   toggleLikeOf,
   type ErrorBody,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
 /** Notifications (DESIGN.md 9, "Reading"; decision 016). */
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
+const { server, api } = await openTestSite({ categories: ["Travel"] });
 
 interface Notification {
   _id: string;
@@ -31,14 +27,6 @@ interface Inbox {
   unread: number;
   notifications: Notification[];
 }
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-});
-afterAll(() => server.close());
 
 const inbox = (token?: string, query = "") =>
   api.get<Inbox & ErrorBody>(`/api/notifications${query}`, { token });

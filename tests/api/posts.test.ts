@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client, type ImageUpload, type Reply } from "../support/http.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ImageUpload, type Reply } from "../support/http.js";
 import {
   fetchServed,
   filesOfImage,
@@ -27,24 +26,14 @@ import {
   type PostDetail,
   type PostSummary,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let writer: TestUser;
-let other: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  writer = await buildUser(server, api);
-  other = await buildUser(server, api);
-  await addCategory(api, admin, "Travel");
-  await addCategory(api, admin, "Music");
-});
-afterAll(() => server.close());
+const {
+  server,
+  api,
+  admin,
+  users: { writer, other },
+} = await openTestSite({ users: ["writer", "other"], categories: ["Travel", "Music"] });
 
 /** Ids that are not a post: unknown, malformed and injection-shaped. */
 const MISSING_IDS = [randomUUID(), "abc", "1 OR 1=1", "' OR '1'='1"];

@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
-import { addCategory, addPost, type PostDetail } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type TestUser } from "../support/factories.js";
+import { addPost, type PostDetail } from "../support/post-fixtures.js";
+import { openTestSite } from "../support/site.js";
 
 /** Replies (DESIGN.md 9): one level of threads under a post's comments. */
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let author: TestUser;
-let reader: TestUser;
+const {
+  server,
+  api,
+  admin,
+  users: { author, reader },
+} = await openTestSite({ users: ["author", "reader"], categories: ["General"] });
+
 let post: PostDetail;
 let otherPost: PostDetail;
 
@@ -24,16 +25,9 @@ interface Comment {
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  reader = await buildUser(server, api);
-  await addCategory(api, admin, "General");
   post = await addPost(api, author, { category: "General" });
   otherPost = await addPost(api, author, { category: "General" });
 });
-afterAll(() => server.close());
 
 const write = (user: TestUser, body: object) =>
   api.post<Comment>("/api/comments", body, { token: user.token });

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
-import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { describe, expect, it } from "vitest";
+import { buildUser } from "../support/factories.js";
+import { addComment, addPost } from "../support/post-fixtures.js";
+import { openTestSite } from "../support/site.js";
 
 /** Reports and the moderation queue (DESIGN.md 9). */
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let author: TestUser;
-let reader: TestUser;
-let other: TestUser;
+const {
+  server,
+  api,
+  admin,
+  users: { author, reader, other },
+} = await openTestSite({ users: ["author", "reader", "other"], categories: ["General"] });
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
@@ -23,17 +22,6 @@ interface Group {
   decision: string | null;
   decidedBy: { _id: string; username: string } | null;
 }
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  reader = await buildUser(server, api);
-  other = await buildUser(server, api);
-  await addCategory(api, admin, "General");
-});
-afterAll(() => server.close());
 
 const report = (body: unknown, token?: string) =>
   api.post<{ _id: string; message: string; errors?: object }>("/api/reports", body, { token });

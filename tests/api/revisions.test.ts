@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { describe, expect, it } from "vitest";
+import { type TestUser } from "../support/factories.js";
 import { pngImage } from "../support/images.js";
 import {
   addCategory,
@@ -8,27 +7,17 @@ import {
   type PostDetail,
   type PublicUser,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
 // DESIGN.md 10 "Writing": revisions of a post's text, their list, one of them, and restoring it
 // (issue 32, decision 022).
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let author: TestUser;
-let other: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  other = await buildUser(server, api);
-  await addCategory(api, admin, "Essays");
-  await addCategory(api, admin, "Notes");
-});
-afterAll(() => server.close());
+const {
+  server,
+  api,
+  admin,
+  users: { author, other },
+} = await openTestSite({ users: ["author", "other"], categories: ["Essays", "Notes"] });
 
 interface Listed {
   _id: string;

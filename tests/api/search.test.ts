@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { publishDuePosts } from "../../core/posts/scheduled-publishing.js";
 import { newId } from "../../core/shared/ids.js";
 import { migrateTo, migrateToLatest } from "../../db/connect.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { client } from "../support/http.js";
 import {
   addCategory,
   addPost,
@@ -11,15 +11,15 @@ import {
   postRows,
   type PostSummary,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
+import { startTestServer } from "../support/test-server.js";
 
 /**
  * Full-text search (DESIGN.md 9, "Reading"; decision 015). Run on SQLite and, with DATABASE_URL,
  * on PostgreSQL: every expectation names the same posts for both engines.
  */
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
+const { server, api, admin } = await openTestSite({});
+
 let writer: TestUser;
 let cook: TestUser;
 
@@ -59,9 +59,6 @@ async function found(q: string) {
 const foundSet = async (q: string) => (await found(q)).sort();
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
   writer = await buildUser(server, api, { username: "Wilhelmina" });
   cook = await buildUser(server, api, { username: "Ottoline" });
   await addCategory(api, admin, "Outdoors");
@@ -127,7 +124,6 @@ beforeAll(async () => {
     posts[name] = (await addPost(api, author, input))._id;
   }
 });
-afterAll(() => server.close());
 
 describe("GET /api/search: bad input", () => {
   it.each([

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { sql, type Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { statsMessages } from "../../contract/stats.js";
 import { tablesOf } from "../../core/porting/database.js";
 import { openDatabase } from "../../db/connect.js";
 import { forgetPastDays } from "../../core/stats/view-counter.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, rawGet, type Client, type Reply } from "../support/http.js";
+import { client, rawGet, type Reply } from "../support/http.js";
+import { openTestSite } from "../support/site.js";
 import {
   addCategory,
   addComment,
@@ -16,7 +17,7 @@ import {
   type ErrorBody,
   type PostDetail,
 } from "../support/post-fixtures.js";
-import { SITE_BUILT, startTestServer, type TestServer } from "../support/test-server.js";
+import { SITE_BUILT, startTestServer } from "../support/test-server.js";
 
 // Writers' stats (DESIGN.md 10, "Writers' stats"; decision 026): views of post pages counted on
 // the server as real browsers ask for them, written in batches (every 100 ms here), read through
@@ -29,9 +30,8 @@ const FAST = { viewFlushMs: 100 };
 const CHROME =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
+const { server, api, admin } = await openTestSite({ app: FAST });
+
 let category: string;
 /** A post of its own whose views tell when the views made before them are written. */
 let marker: { author: TestUser; post: PostDetail };
@@ -40,16 +40,12 @@ const MARKER_AGENT =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
 
 beforeAll(async () => {
-  server = await startTestServer({}, FAST);
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
   category = (await addCategory(api, admin, "Numbers")).title;
   const markerAuthor = await buildUser(server, api);
   marker = { author: markerAuthor, post: await addPost(api, markerAuthor, { category }) };
   // The marker's reader is one of the site's visitors from here on: tests see it add views only.
   if (SITE_BUILT) await written();
 });
-afterAll(() => server.close());
 
 interface DayCount {
   date: string;

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Clock } from "../../core/shared/clock.js";
-import { buildUser, loginAs, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { buildUser, loginAs, type TestUser } from "../support/factories.js";
 import { readOutbox } from "../support/mail.js";
-import { addCategory, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { addPost } from "../support/post-fixtures.js";
+import { openTestSite } from "../support/site.js";
 
 /**
  * A suspension's terms (issue 33): a reason the member is told, an end after which it lifts by
@@ -13,17 +12,7 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 let now = Date.parse("2031-05-01T09:00:00Z");
 const clock: Clock = () => new Date(now);
 const DAY = 24 * 3600 * 1000;
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer({}, { clock });
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "General");
-});
-afterAll(() => server.close());
+const { server, api, admin } = await openTestSite({ app: { clock }, categories: ["General"] });
 
 const suspend = (id: string, body: object) =>
   api.put<{ message: string; errors?: Record<string, string> }>(`/api/users/suspend/${id}`, body, {

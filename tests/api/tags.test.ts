@@ -1,36 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newId } from "../../core/shared/ids.js";
 import { migrateTo, migrateToLatest } from "../../db/connect.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client, type Reply } from "../support/http.js";
+import { buildUser, type TestUser } from "../support/factories.js";
+import { client, type Reply } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import {
-  addCategory,
   addPost,
   type ErrorBody,
   type PostDetail,
   type PostInput,
   type PostSummary,
 } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
+import { startTestServer } from "../support/test-server.js";
 
 // DESIGN.md 10 "Writing": tags, the meta description and the canonical URL (issue 32).
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let author: TestUser;
-let other: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  other = await buildUser(server, api);
-  await addCategory(api, admin, "Tagging");
-});
-afterAll(() => server.close());
+const {
+  server,
+  api,
+  users: { author, other },
+} = await openTestSite({ users: ["author", "other"], categories: ["Tagging"] });
 
 function expectError(reply: Reply, status: number, field: string, message: string) {
   expect(reply.status, reply.text).toBe(status);

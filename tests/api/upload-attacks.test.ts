@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client, type Reply } from "../support/http.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Reply } from "../support/http.js";
 import {
   fetchServed,
   gifClaiming,
@@ -14,24 +13,23 @@ import {
 } from "../support/images.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
 import { failOnServerErrors } from "../support/server-errors.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 import sharp from "sharp";
 
-let server: TestServer;
-let api: Client;
-let author: TestUser;
+const {
+  server,
+  api,
+  admin,
+  users: { author },
+} = await openTestSite({ users: ["author"] });
+
 let category: string;
 let postId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
   category = (await addCategory(api, admin, "Attacks")).title;
   postId = (await addPost(api, author, { category }))._id;
 });
-afterAll(() => server.close());
 failOnServerErrors(() => server);
 
 interface UploadFile {

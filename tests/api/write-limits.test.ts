@@ -1,28 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createPost } from "../../core/posts/posts-service.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client, type Reply } from "../support/http.js";
+import { buildUser, type TestUser } from "../support/factories.js";
+import { type Reply } from "../support/http.js";
 import { pngImage, uploadedFiles } from "../support/images.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
 import { failOnServerErrors } from "../support/server-errors.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
 // The per-address limits of server/api/rate-limits.ts on the writes people abuse: each test does
 // the allowed number of real writes, then one more, which is refused and leaves nothing behind.
 
-let server: TestServer;
-let api: Client;
-let author: TestUser;
+const {
+  server,
+  api,
+  admin,
+  users: { author },
+} = await openTestSite({ env: { RATE_LIMITS: "on" }, users: ["author"] });
+
 let category: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMITS: "on" });
-  api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
   category = (await addCategory(api, admin, "Limits")).title;
 });
-afterAll(() => server.close());
 failOnServerErrors(() => server);
 
 const TOO_MANY = /^Too many requests, please try again in \d+ minutes?$/;

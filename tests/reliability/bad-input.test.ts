@@ -1,29 +1,26 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { pngImage } from "../support/images.js";
 import { addCategory, addComment, addPost, orphanImageFolders } from "../support/post-fixtures.js";
 import { failOnServerErrors } from "../support/server-errors.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
 // Property-based: thousands of malformed requests at every API route, each sent as nobody, as a
 // member and as the admin. Whatever arrives, the answer is a 4xx (or a harmless 2xx) in the
 // API's envelope, never a 5xx, a stack trace or SQL; and nothing a rejected request carried is
 // stored. fast-check prints the seed and the smallest failing input when a property fails.
 
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let member: TestUser;
+const {
+  server,
+  api,
+  admin,
+  users: { member },
+} = await openTestSite({ users: ["member"] });
+
 const real = { postId: "", commentId: "", categoryId: "", memberId: "" };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  member = await buildUser(server, api);
   const category = await addCategory(api, admin, "Fuzz");
   const post = await addPost(api, member, { title: "Target", category: "Fuzz" });
   const comment = await addComment(api, member, post._id, "A comment");
@@ -34,7 +31,6 @@ beforeAll(async () => {
     memberId: member.id,
   });
 });
-afterAll(() => server.close());
 failOnServerErrors(() => server);
 
 const RUNS = 60;
