@@ -32,6 +32,9 @@ export const CARRIED_TABLES = [
   "author_views_daily",
   "site_views_daily",
   "post_referrers_daily",
+  // Decision 028: the site's subscribers move with it, and which posts were mailed (never twice).
+  "subscriptions",
+  "newsletter_sends",
 ] as const;
 
 export type CarriedTable = (typeof CARRIED_TABLES)[number];
@@ -61,6 +64,8 @@ export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
   author_views_daily: ["author_id", "day"],
   site_views_daily: ["day"],
   post_referrers_daily: ["post_id", "day", "host"],
+  subscriptions: ["id"],
+  newsletter_sends: ["post_id"],
 };
 
 /** Tables left out, each with the reason (the report of an export prints them). */
@@ -77,6 +82,8 @@ export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
   stats_visitors:
     "the day's visitor hashes are not carried: a reader may count again on the day of the move (decision 026)",
   stats_salts: "a day's salt never leaves the server that drew it (decision 026)",
+  newsletter_confirmations:
+    "the day's count of confirmation mails an address was sent starts again (decision 028)",
   kysely_migration: "the target's migrations are its own (the archive names the version)",
   kysely_migration_lock: "the target's migrations are its own",
   // The search index (decision 015) is derived from the posts: the target's triggers rebuild it as
