@@ -1,31 +1,22 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../bench/seed.js";
-import { signInAdmin, type TestUser } from "../support/factories.js";
-import { client } from "../support/http.js";
-import { addCategory } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 import { overflowsOf, SCREENS } from "./measure.js";
 
-let server: TestServer;
-let browser: Browser;
-let admin: TestUser;
+const { server, admin, browser } = await openBrowserSite({ categories: ["Gardening"] });
 
 /** More rows than one page of a dashboard table holds (50). */
 const ROWS = 55;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  admin = await signInAdmin(server, api);
   await seedDemo(server.app.deps.db, server.app.deps.storage, {
     users: ROWS,
     categories: 2,
@@ -33,12 +24,6 @@ beforeAll(async () => {
     likes: 0,
     comments: ROWS,
   });
-  await addCategory(api, admin, "Gardening");
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 /** The Count column of the table's rows. */

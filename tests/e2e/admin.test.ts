@@ -1,39 +1,28 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
-import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { addComment, addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 
-let server: TestServer;
-let browser: Browser;
-let api: Client;
-let admin: TestUser;
-let writer: TestUser;
+const {
+  server,
+  api,
+  admin,
+  browser,
+  users: { writer },
+} = await openBrowserSite({ users: { writer: { username: "writer" } }, categories: ["Science"] });
 
 const TABLES = ["users-table", "posts-table", "categories-table", "comments-table"];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  writer = await buildUser(server, api, { username: "writer" });
-  await addCategory(api, admin, "Science");
   const post = await addPost(api, writer, { title: "On comets", category: "Science" });
   await addComment(api, writer, post._id, "Comets are dirty snowballs.");
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 /** Deletes through the confirm dialog: Cancel first (nothing happens), then OK. */

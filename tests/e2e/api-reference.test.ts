@@ -1,22 +1,15 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInAdmin } from "../support/factories.js";
-import { client } from "../support/http.js";
-import { addCategory } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { describe, expect, it } from "vitest";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   type KnownIssue,
+  openBrowserSite,
 } from "./browser.js";
 
 /** /api/docs: the interactive API reference (DESIGN.md 9, Ecosystem), from this origin alone. */
-let server: TestServer;
-let browser: Browser;
-let adminToken: string;
+const { server, admin, browser } = await openBrowserSite({ categories: ["Lighthouses"] });
 
 /**
  * swagger-ui's own markup, out of our reach (decision 018): the Authorize dialog's close button
@@ -29,18 +22,7 @@ const VIEWER_ISSUES: KnownIssue[] = [
   { rule: "scrollable-region-focusable", selector: ".opblock-body pre.example" },
 ];
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  adminToken = admin.token;
-  await addCategory(api, admin, "Lighthouses");
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const adminToken = admin.token;
 
 describe("the API reference", () => {
   it("lists the calls and makes one, under the site's CSP, with nothing from elsewhere", async () => {

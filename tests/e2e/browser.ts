@@ -7,7 +7,8 @@ import {
   type Locator,
   type Page,
 } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, expect } from "vitest";
+import { openTestSite } from "../support/site.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -157,4 +158,17 @@ export async function signIn(watched: Watched, siteUrl: string, token: string) {
   await watched.context.addCookies([
     { name: "session", value: token, url: siteUrl, httpOnly: true },
   ]);
+}
+
+/**
+ * The set-up most browser test files share: `openTestSite`'s server, admin, members and
+ * categories, and a browser; both close after the file's tests.
+ */
+export async function openBrowserSite<const Name extends string = never>(
+  options: Parameters<typeof openTestSite<Name>>[0] = {},
+) {
+  const site = await openTestSite<Name>(options);
+  const browser = await launchBrowser();
+  afterAll(() => browser.close());
+  return { ...site, browser };
 }

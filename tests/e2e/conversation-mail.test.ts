@@ -1,35 +1,22 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { unsubscribeToken } from "../../core/conversation-mail/unsubscribe.js";
-import { buildUser, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 
 // The conversation-mail switch (settings, from the account menu) and the mailed unsubscribe page,
 // whose opening changes nothing and whose button works without a session or JavaScript.
-let server: TestServer;
-let browser: Browser;
-let api: Client;
-let member: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  member = await buildUser(server, api, { username: "correspondent" });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const {
+  server,
+  api,
+  browser,
+  users: { member },
+} = await openBrowserSite({ users: { member: { username: "correspondent" } } });
 
 const mailSetting = async () =>
   (

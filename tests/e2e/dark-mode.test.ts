@@ -1,26 +1,28 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client } from "../support/http.js";
-import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type TestUser } from "../support/factories.js";
+import { addComment, addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
   type Watched,
+  openBrowserSite,
 } from "./browser.js";
 import { overflowsOf, SCREENS } from "./measure.js";
 
 /** Dark mode (issue 20.8, decision 014): the system's setting, a remembered switch, no flash. */
 
-let server: TestServer;
-let browser: Browser;
-let admin: TestUser;
-let author: TestUser;
+const {
+  server,
+  api,
+  admin,
+  browser,
+  users: { author },
+} = await openBrowserSite({ users: { author: { username: "baker" } }, categories: ["Food"] });
+
 let postPath: string;
 
 /** The page's background in each theme (--page). */
@@ -58,11 +60,6 @@ const MARKDOWN = [
 ].join("\n");
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Food");
-  author = await buildUser(server, api, { username: "baker" });
   const post = await addPost(api, author, {
     title: "Bread at night",
     category: "Food",
@@ -70,11 +67,6 @@ beforeAll(async () => {
   });
   postPath = `/posts/details/${post._id}`;
   await addComment(api, admin, post._id, "Read at midnight, in the dark.");
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 const backgroundOf = (page: Page) =>

@@ -1,43 +1,37 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../core/auth/auth-service.js";
-import { buildUser, PASSWORD, signInAdmin, type TestUser } from "../support/factories.js";
+import { PASSWORD } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { mailedLink } from "../support/mail.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 import { SCREENS } from "./measure.js";
 
-let server: TestServer;
-let browser: Browser;
-let author: TestUser;
-let member: TestUser;
-let admin: TestUser;
+const {
+  server,
+  api,
+  admin,
+  browser,
+  users: { author, member },
+} = await openBrowserSite({
+  users: { author: { username: "wanderer" }, member: { username: "newcomer" } },
+  categories: ["Travel"],
+});
+
 let postId: string;
 
 const NOBODY = "00000000-0000-4000-8000-000000000000";
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-  author = await buildUser(server, api, { username: "wanderer" });
-  member = await buildUser(server, api, { username: "newcomer" });
   postId = (await addPost(api, author, { title: "Night trains", category: "Travel" }))._id;
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 async function logIn(page: Page, user: { email: string; password: string }) {

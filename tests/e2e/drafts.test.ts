@@ -1,18 +1,16 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { isoToZonedTime } from "../../contract/publish-time.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
-import { addCategory } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 
 // DESIGN.md 9: a writer saves a draft, finds it under Drafts, publishes it; schedules another on
@@ -21,22 +19,11 @@ import {
 /** Not the machine's zone, so a time read in the wrong zone would be hours off. */
 const WRITER_ZONE = "America/New_York";
 
-let server: TestServer;
-let browser: Browser;
-let author: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-  author = await buildUser(server, api);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const {
+  server,
+  browser,
+  users: { author },
+} = await openBrowserSite({ users: ["author"], categories: ["Travel"] });
 
 async function fillPost(page: Page, title: string) {
   await page.goto("/posts/create-post");

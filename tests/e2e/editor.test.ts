@@ -1,28 +1,30 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { postForm } from "../support/form-post.js";
-import { client, type Client } from "../support/http.js";
+import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { addCategory, addPost, type PostDetail } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { startTestServer } from "../support/test-server.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   readLocalStorage,
   shows,
   signIn,
   type Watched,
+  openBrowserSite,
 } from "./browser.js";
 
-let server: TestServer;
-let browser: Browser;
-let api: Client;
-let author: TestUser;
-let stranger: TestUser;
+const {
+  server,
+  api,
+  browser,
+  users: { author, stranger },
+} = await openBrowserSite({ users: ["author", "stranger"], categories: ["Travel"] });
+
 let post: PostDetail;
 
 const CREATE_DRAFT = "blog:draft:create";
@@ -45,22 +47,11 @@ interface BrowserGlobals {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-  author = await buildUser(server, api);
-  stranger = await buildUser(server, api);
   post = await addPost(api, author, {
     title: "Night trains",
     category: "Travel",
     description: "## Sleepers\n\nA **bunk** and a [timetable](https://example.com/times).",
   });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 /** The author on the create-post page, with the editor ready (it enhances after hydration). */

@@ -1,36 +1,20 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
-import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { describe, expect, it } from "vitest";
+import { buildUser, type TestUser } from "../support/factories.js";
+import { addComment, addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
   type Watched,
+  openBrowserSite,
 } from "./browser.js";
 
 /** Following writers, a reading list and notifications (DESIGN.md 9, "Reading"; decision 016). */
-let server: TestServer;
-let browser: Browser;
-let api: Client;
-const opened: Watched[] = [];
+const { server, api, browser } = await openBrowserSite({ categories: ["Travel"] });
 
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const opened: Watched[] = [];
 
 /** A signed-in browser for `user`, closed after its test. */
 async function browse(user: TestUser, javaScriptEnabled = true) {

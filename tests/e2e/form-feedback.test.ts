@@ -1,37 +1,28 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client } from "../support/http.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { pngImage } from "../support/images.js";
-import { addCategory, addPost, postRows } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { addPost, postRows } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 import { SCREENS, textLefts } from "./measure.js";
 
-let server: TestServer;
-let browser: Browser;
-let member: TestUser;
+const {
+  server,
+  api,
+  browser,
+  users: { member },
+} = await openBrowserSite({ users: { member: { username: "feedback" } }, categories: ["Travel"] });
+
 let postId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-  member = await buildUser(server, api, { username: "feedback" });
   postId = (await addPost(api, member, { title: "Night trains", category: "Travel" }))._id;
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 /** Form posts of the page, each held back a moment so the page's busy state can be seen. */

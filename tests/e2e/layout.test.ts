@@ -1,23 +1,25 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 import { backgrounds, cellFits, isRed, overflowOf, overflowsOf, SCREENS } from "./measure.js";
 
-let server: TestServer;
-let browser: Browser;
-let admin: TestUser;
-let writer: TestUser;
+const {
+  server,
+  api,
+  admin,
+  browser,
+  users: { writer },
+} = await openBrowserSite({ users: { writer: { username: "Wordsworthian12" } } });
+
 let postId: string;
 let categoryTitle: string;
 
@@ -26,10 +28,6 @@ const longWord = (length: number) => "Pneumonoultramicroscopic".repeat(20).slice
 const LONG_LINK = `https://example.com/${"very-long-path-segment".repeat(12)}`;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  admin = await signInAdmin(server, api);
-  writer = await buildUser(server, api, { username: "Wordsworthian12" });
   categoryTitle = (await addCategory(api, admin, longWord(50))).title;
   const post = await addPost(api, writer, {
     title: `A ${longWord(150)} title`,
@@ -44,11 +42,6 @@ beforeAll(async () => {
     { token: writer.token },
   );
   expect(bio.status, bio.text).toBe(200);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 describe("long words and links in what people write", () => {

@@ -1,20 +1,18 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD_HINT } from "../../contract/auth.js";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { type TestUser } from "../support/factories.js";
 import { pngImage } from "../support/images.js";
 import { mailedLink } from "../support/mail.js";
-import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { addComment, addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
   type Watched,
+  openBrowserSite,
 } from "./browser.js";
 import { controlLook } from "./measure.js";
 
@@ -22,11 +20,17 @@ import { controlLook } from "./measure.js";
  * What a new member and a reader tripped over (issue 33), each at the size it was seen at; the
  * moderators' side is in moderation.test.ts. One server and browser for the file.
  */
-let server: TestServer;
-let browser: Browser;
-let api: Client;
-let admin: TestUser;
-let member: TestUser;
+const {
+  server,
+  api,
+  admin,
+  browser,
+  users: { member },
+} = await openBrowserSite({
+  users: { member: { username: "margaretha" } },
+  categories: ["Essays"],
+});
+
 let postId: string;
 
 const SETTINGS = {
@@ -37,11 +41,6 @@ const SETTINGS = {
 };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  member = await buildUser(server, api, { username: "margaretha" });
-  await addCategory(api, admin, "Essays");
   const saved = await api.form(
     "PUT",
     "/api/admin/settings",
@@ -59,11 +58,6 @@ beforeAll(async () => {
   });
   postId = post._id;
   await addComment(api, admin, postId, "A fine essay");
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 async function site(options: { phone?: boolean; as?: TestUser; dark?: boolean } = {}) {

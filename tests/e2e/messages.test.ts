@@ -1,29 +1,21 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client } from "../support/http.js";
-import { addCategory, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
-import { launchBrowser, openSite, shows, signIn } from "./browser.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, it } from "vitest";
+import { type TestUser } from "../support/factories.js";
+import { addPost } from "../support/post-fixtures.js";
+import { openSite, shows, signIn, openBrowserSite } from "./browser.js";
 
-let server: TestServer;
-let browser: Browser;
-let admin: TestUser;
-let author: TestUser;
+const {
+  server,
+  api,
+  admin,
+  browser,
+  users: { author },
+} = await openBrowserSite({ users: ["author"], categories: ["Notes"] });
+
 let postPath: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  admin = await signInAdmin(server, api);
-  author = await buildUser(server, api);
-  await addCategory(api, admin, "Notes");
   postPath = `/posts/details/${(await addPost(api, author, { category: "Notes" }))._id}`;
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 async function asUser(

@@ -1,40 +1,27 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { describe, expect, it } from "vitest";
+import { buildUser, type TestUser } from "../support/factories.js";
 import { postForm } from "../support/form-post.js";
-import { client, type Client } from "../support/http.js";
-import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { addComment, addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 import { withinScreen } from "./measure.js";
 
 /** Conversations and moderation (DESIGN.md 9), as members and an admin go through them. */
-let server: TestServer;
-let browser: Browser;
-let api: Client;
-let admin: TestUser;
-let writer: TestUser;
-let reader: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  writer = await buildUser(server, api, { username: "writer" });
-  reader = await buildUser(server, api, { username: "reader" });
-  await addCategory(api, admin, "Travel");
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
+const {
+  server,
+  api,
+  admin,
+  browser,
+  users: { writer, reader },
+} = await openBrowserSite({
+  users: { writer: { username: "writer" }, reader: { username: "reader" } },
+  categories: ["Travel"],
 });
 
 async function reply(user: TestUser, postId: string, parentId: string, text: string) {

@@ -1,27 +1,12 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { subscriptionLinks } from "../../core/newsletter/subscriptions.js";
-import { client, type Client } from "../support/http.js";
 import { lastMailTo } from "../support/mail.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
-import { expectAccessible, expectNoProblems, launchBrowser, openSite, shows } from "./browser.js";
+import { expectAccessible, expectNoProblems, openSite, shows, openBrowserSite } from "./browser.js";
 
 // A newsletter's mailed links in a phone's browser (decision 028): the confirmation page and the
 // unsubscribe page change nothing when opened; their buttons do, without a session, with or
 // without JavaScript.
-let server: TestServer;
-let browser: Browser;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const { server, api, browser } = await openBrowserSite({});
 
 const statusOf = async (email: string) =>
   (

@@ -1,34 +1,30 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
-import { addCategory, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 
-let server: TestServer;
-let browser: Browser;
-let owner: TestUser;
-let reader: TestUser;
+const {
+  server,
+  api,
+  browser,
+  users: { owner, reader },
+} = await openBrowserSite({
+  users: { owner: { username: "owner" }, reader: { username: "reader" } },
+  categories: ["Food", "Travel"],
+});
+
 let postPath: string;
 let postId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Food");
-  await addCategory(api, admin, "Travel");
-  owner = await buildUser(server, api, { username: "owner" });
-  reader = await buildUser(server, api, { username: "reader" });
   const post = await addPost(api, owner, {
     title: "Bread at home",
     category: "Food",
@@ -36,11 +32,6 @@ beforeAll(async () => {
   });
   postId = post._id;
   postPath = `/posts/details/${post._id}`;
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 describe("a post page", () => {

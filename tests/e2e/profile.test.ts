@@ -1,34 +1,23 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, type TestUser } from "../support/factories.js";
+import { describe, expect, it } from "vitest";
+import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { mailedLink } from "../support/mail.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 
-let server: TestServer;
-let browser: Browser;
-let owner: TestUser;
-let other: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  owner = await buildUser(server, api, { username: "maria" });
-  other = await buildUser(server, api, { username: "visitor" });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
+const {
+  server,
+  browser,
+  users: { owner, other },
+} = await openBrowserSite({
+  users: { owner: { username: "maria" }, other: { username: "visitor" } },
 });
 
 describe("a profile page", () => {

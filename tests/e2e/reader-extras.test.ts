@@ -1,26 +1,29 @@
-import type { Browser } from "playwright-core";
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { client } from "../support/http.js";
 import { filesOfImage } from "../support/images.js";
-import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { addComment, addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 import { backgrounds, SCREENS } from "./measure.js";
 
-let server: TestServer;
-let browser: Browser;
-let author: TestUser;
-let commenter: TestUser;
+const {
+  server,
+  api,
+  browser,
+  users: { author, commenter },
+} = await openBrowserSite({
+  users: { author: { username: "keeper" }, commenter: { username: "sailor" } },
+  categories: ["Travel"],
+});
+
 let postId: string;
 let lostImagePostId: string | undefined;
 
@@ -40,12 +43,6 @@ async function postWithLostImage() {
 const TITLE = "Lighthouses of the north";
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-  author = await buildUser(server, api, { username: "keeper" });
-  commenter = await buildUser(server, api, { username: "sailor" });
   postId = (await addPost(api, author, { title: TITLE, category: "Travel" }))._id;
   await addComment(api, commenter, postId, "Seen from the ferry.");
   await addComment(api, author, postId, "A fine view.");
@@ -60,11 +57,6 @@ beforeAll(async () => {
     { token: author.token },
   );
   expect(profile.status, profile.text).toBe(200);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 describe("what readers expect from a post page", () => {

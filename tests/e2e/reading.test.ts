@@ -1,12 +1,9 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../bench/seed.js";
 import { client } from "../support/http.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
-import { expectAccessible, expectNoProblems, launchBrowser, openSite, shows } from "./browser.js";
+import { expectAccessible, expectNoProblems, openSite, shows, openBrowserSite } from "./browser.js";
 
-let server: TestServer;
-let browser: Browser;
+const { server, browser } = await openBrowserSite({});
 
 interface Listed {
   _id: string;
@@ -18,7 +15,6 @@ interface Listed {
 let posts: Listed[];
 
 beforeAll(async () => {
-  server = await startTestServer();
   await seedDemo(server.app.deps.db, server.app.deps.storage, {
     users: 4,
     categories: 3,
@@ -27,11 +23,6 @@ beforeAll(async () => {
     comments: 8,
   });
   posts = (await client(server.url).get<Listed[]>("/api/posts")).body;
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 describe("a visitor reading the site", () => {

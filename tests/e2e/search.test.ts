@@ -1,21 +1,14 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin } from "../support/factories.js";
-import { client } from "../support/http.js";
-import { addCategory, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
-import { expectAccessible, expectNoProblems, launchBrowser, openSite, shows } from "./browser.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildUser } from "../support/factories.js";
+import { addPost } from "../support/post-fixtures.js";
+import { expectAccessible, expectNoProblems, openSite, shows, openBrowserSite } from "./browser.js";
 
 /** Searching from the header: suggestions, the results page, and the same without JavaScript. */
-let server: TestServer;
-let browser: Browser;
+const { server, api, browser } = await openBrowserSite({ categories: ["Travel"] });
+
 let lighthouseId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
   const author = await buildUser(server, api, { username: "keeper" });
   lighthouseId = (
     await addPost(api, author, {
@@ -37,11 +30,6 @@ beforeAll(async () => {
       description: `Ferry number ${String(i)} leaves at dawn.`,
     });
   }
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 describe("the header's search box", () => {

@@ -1,24 +1,21 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../bench/seed.js";
 import { buildUser, type TestUser } from "../support/factories.js";
 import { client } from "../support/http.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 
-let server: TestServer;
-let browser: Browser;
+const { server, browser } = await openBrowserSite({});
+
 let member: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer();
   await seedDemo(server.app.deps.db, server.app.deps.storage, {
     users: 2,
     categories: 2,
@@ -27,11 +24,6 @@ beforeAll(async () => {
     comments: 0,
   });
   member = await buildUser(server, client(server.url));
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 describe("the side menu on a phone", () => {

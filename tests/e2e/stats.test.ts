@@ -1,24 +1,16 @@
 import { readFile } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
-import {
-  addCategory,
-  addComment,
-  addPost,
-  toggleLikeOf,
-  type PostDetail,
-} from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type TestUser } from "../support/factories.js";
+import { addComment, addPost, toggleLikeOf, type PostDetail } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
   type Watched,
+  openBrowserSite,
 } from "./browser.js";
 import { overflowsOf, SCREENS } from "./measure.js";
 
@@ -26,12 +18,18 @@ import { overflowsOf, SCREENS } from "./measure.js";
 // are made by fetching the post page as a desktop browser would (the test's own headless
 // Chromium is not counted), written every 100 ms.
 
-let server: TestServer;
-let api: Client;
-let browser: Browser;
-let admin: TestUser;
-let writer: TestUser;
-let neighbour: TestUser;
+const {
+  server,
+  api,
+  admin,
+  browser,
+  users: { writer, neighbour },
+} = await openBrowserSite({
+  app: { viewFlushMs: 100 },
+  users: { writer: { username: "wanderer" }, neighbour: { username: "neighbour" } },
+  categories: ["Travel"],
+});
+
 let post: PostDetail;
 
 /** Three readers' browsers: from one address, each is a visitor by its user agent. */
@@ -72,12 +70,6 @@ async function countedViews() {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({}, { viewFlushMs: 100 });
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-  writer = await buildUser(server, api, { username: "wanderer" });
-  neighbour = await buildUser(server, api, { username: "neighbour" });
   post = await addPost(api, writer, { title: "Walking the coast", category: "Travel" });
   await addPost(api, writer, { title: "Notes for later", category: "Travel" });
   const [first = "", second = "", third = ""] = READERS;
@@ -88,11 +80,6 @@ beforeAll(async () => {
   await toggleLikeOf(api, neighbour, post._id);
   await addComment(api, neighbour, post._id, "I walked it too.");
   await countedViews();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 type Theme = "light" | "dark";

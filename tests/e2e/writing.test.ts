@@ -1,35 +1,22 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { describe, expect, it } from "vitest";
+import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
-import { addCategory, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
+  openBrowserSite,
 } from "./browser.js";
 
-let server: TestServer;
-let browser: Browser;
-let author: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const api = client(server.url);
-  const admin = await signInAdmin(server, api);
-  await addCategory(api, admin, "Travel");
-  author = await buildUser(server, api);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const {
+  server,
+  browser,
+  users: { author },
+} = await openBrowserSite({ users: ["author"], categories: ["Travel"] });
 
 describe("creating a post", () => {
   it("sends visitors home", async () => {

@@ -1,24 +1,15 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bodyColumns } from "../../core/posts/body.js";
 import { pngImage } from "../support/images.js";
-import {
-  addCategory,
-  addComment,
-  addPost,
-  postRows,
-  type PostDetail,
-} from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { addComment, addPost, postRows, type PostDetail } from "../support/post-fixtures.js";
 import {
   expectNoProblems,
-  launchBrowser,
   openSite,
   shows,
   signIn,
   type Watched,
+  openBrowserSite,
 } from "./browser.js";
 
 // Issue 7, point 5: script in every field people write (post title and description, comment,
@@ -69,20 +60,19 @@ const PAYLOADS = {
   link: `https://x.example/"><svg/onload=${RUN}>`,
 };
 
-let server: TestServer;
-let api: Client;
-let browser: Browser;
-let admin: TestUser;
-let member: TestUser;
+const {
+  server,
+  api,
+  admin,
+  browser,
+  users: { member },
+} = await openBrowserSite({ users: ["member"], categories: ["Plain"] });
+
 let post: PostDetail;
 /** A post written before Markdown (plain text), holding the payload that is now refused. */
 let plainPost: PostDetail;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  member = await buildUser(server, api);
   const category = await api.post(
     "/api/categories",
     { title: PAYLOADS.category },
@@ -91,7 +81,6 @@ beforeAll(async () => {
     },
   );
   expect(category.status, category.text).toBe(201);
-  await addCategory(api, admin, "Plain");
   post = await addPost(api, member, {
     title: PAYLOADS.title,
     description: PAYLOADS.description,
@@ -106,7 +95,6 @@ beforeAll(async () => {
     .set({ description: QUOTED })
     .where("id", "=", plainPost._id)
     .execute();
-
   // javascript: links are refused outright; the hostile https one is stored as it is.
   const refused = await api.put(
     `/api/users/profile/${member.id}`,
@@ -137,11 +125,6 @@ beforeAll(async () => {
     .set({ username: PAYLOADS.username })
     .where("id", "=", member.id)
     .execute();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
 });
 
 /** Fails if anything the payloads carry ran or became an element. */

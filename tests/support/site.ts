@@ -23,16 +23,22 @@ export async function openTestSite<const Name extends string = never>(
   options: {
     env?: Record<string, string>;
     app?: AppOptions;
-    users?: readonly Name[];
+    /** Their names, or their names with what each is made with (a username to show). */
+    users?: readonly Name[] | Record<Name, { username?: string }>;
     categories?: readonly string[];
+    /** `localhost` where a browser must see a domain (WebAuthn). */
+    host?: "127.0.0.1" | "localhost";
   } = {},
 ): Promise<TestSite<Name>> {
-  const server = await startTestServer(options.env, options.app);
+  const server = await startTestServer(options.env, options.app, options.host);
   afterAll(() => server.close());
   const api = client(server.url);
   const admin = await signInAdmin(server, api);
   const users = {} as Record<Name, TestUser>;
-  for (const name of options.users ?? []) users[name] = await buildUser(server, api);
+  const wanted: [Name, { username?: string }][] = Array.isArray(options.users)
+    ? options.users.map((name: Name) => [name, {}])
+    : (Object.entries(options.users ?? {}) as [Name, { username?: string }][]);
+  for (const [name, made] of wanted) users[name] = await buildUser(server, api, made);
   for (const title of options.categories ?? []) await addCategory(api, admin, title);
   return { server, api, admin, users };
 }
