@@ -6,6 +6,7 @@ import pageRoutes from "../../app/routes.js";
 import { RESET_TOKEN_TTL_MS } from "../../core/auth/auth-service.js";
 import { issueToken } from "../../core/auth/verification-tokens.js";
 import { unsubscribeToken } from "../../core/conversation-mail/unsubscribe.js";
+import { subscriptionLinks } from "../../core/newsletter/subscriptions.js";
 import { loadSearchRank } from "../../db/search-rank.js";
 import { SQLite } from "../../db/sqlite-driver.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
@@ -265,6 +266,22 @@ beforeAll(async () => {
   const { deps } = server.app;
   const resetToken = await issueToken(deps, viewer.id, "password", RESET_TOKEN_TTL_MS);
   const unsubscribe = `${viewer.id}/${await unsubscribeToken(deps.db, viewer.id)}`;
+  // A reader's newsletter subscription, waiting for its confirmation (decision 028).
+  const subscriptionId = "7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f";
+  await deps.db
+    .insertInto("subscriptions")
+    .values({
+      id: subscriptionId,
+      email: "counted-reader@example.com",
+      scope_key: "site",
+      author_id: null,
+      status: "pending",
+      created_at: new Date().toISOString(),
+      confirmed_at: null,
+      ended_at: null,
+    })
+    .execute();
+  const newsletterLinks = await subscriptionLinks(deps, subscriptionId);
   // A webhook with one delivery behind it, written as the outbox would (decision 025); its worker
   // checks once an hour here, so no delivery is tried while a request is counted.
   const webhookId = "0b7e1f9a-3c44-4d2e-9a51-6f1d2c3b4a59";
@@ -347,6 +364,8 @@ beforeAll(async () => {
     { path: verifyLink, as: "visitor", shows: "successfully verified" },
     { path: `/reset-password/${viewer.id}/${resetToken}`, as: "visitor", shows: "Update Password" },
     { path: `/unsubscribe/${unsubscribe}`, as: "visitor" },
+    { path: new URL(newsletterLinks.confirm).pathname, as: "visitor" },
+    { path: new URL(newsletterLinks.unsubscribePage).pathname, as: "visitor" },
     { path: "/no-such-page", as: "member", status: 404 },
     { path: "/admin-dashboard", as: "admin" },
     { path: "/admin-dashboard/users-table", as: "admin" },
@@ -398,6 +417,7 @@ beforeAll(async () => {
     { path: "/api/reports?status=closed&pageNumber=1", as: "admin" },
     { path: "/api/notifications?pageNumber=1", as: "member" },
     { path: `/api/stats/posts/${own._id}`, as: "member" },
+    { path: `/api/posts/${own._id}/newsletter`, as: "member" },
     { path: "/api/stats/me?days=90", as: "member" },
     { path: "/api/admin/stats", as: "admin" },
     { path: "/api/settings", as: "member" },
