@@ -32,3 +32,11 @@ export const apiTokensPath = `/settings#${API_TOKENS_ANCHOR}`;
 
 /** Where a password reset starts. */
 export const forgotPasswordPath = "/forgot-password";
+
+/** A newsletter subscription's confirmation page (decision 028). */
+export const newsletterConfirmPath = (id: string, token: string) =>
+  `/newsletter/confirm/${encodeURIComponent(id)}/${encodeURIComponent(token)}`;
+
+/** A newsletter's unsubscribe page, and its one-click address (RFC 8058) alike. */
+export const newsletterUnsubscribePath = (token: string) =>
+  `/newsletter/unsubscribe/${encodeURIComponent(token)}`;

@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import { newsletterUnsubscribePath } from "../../contract/page-paths.js";
 import { checkUnsubscribeToken } from "../../core/newsletter/subscriptions.js";
 import { attempt } from "../features/forms/action.server.js";
 import { pageMeta } from "../meta.js";
@@ -48,7 +49,7 @@ export default function NewsletterUnsubscribe({ loaderData, params }: Route.Comp
     <section className="notice-page">
       <h1>Stop getting new posts by e-mail?</h1>
       {/* A plain form: the server's one-click address takes it, with or without scripts. */}
-      <form method="post" action={`/newsletter/unsubscribe/${encodeURIComponent(params.token)}`}>
+      <form method="post" action={newsletterUnsubscribePath(params.token)}>
         <button type="submit" className="button">
           Unsubscribe
         </button>

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { newsletterMessages as messages, subscribeSchema } from "../../contract/newsletter.js";
+import { newsletterConfirmPath, newsletterUnsubscribePath } from "../../contract/page-paths.js";
 import { siteHmac } from "../conversation-mail/unsubscribe.js";
 import type { CoreDeps } from "../deps.js";
 import { addMs, DAY_MS, iso } from "../shared/clock.js";
@@ -38,9 +39,9 @@ async function isValidLink(
 export async function subscriptionLinks(deps: Pick<CoreDeps, "db" | "site">, id: string) {
   const unsubscribe = `${id}.${await linkToken(deps, "unsubscribe", id)}`;
   return {
-    confirm: `${deps.site.mailLinkUrl}/newsletter/confirm/${id}/${await linkToken(deps, "confirm", id)}`,
-    unsubscribePage: `${deps.site.mailLinkUrl}/newsletter/unsubscribe/${unsubscribe}`,
-    unsubscribeOneClick: `${deps.site.publicUrl}/newsletter/unsubscribe/${unsubscribe}`,
+    confirm: `${deps.site.mailLinkUrl}${newsletterConfirmPath(id, await linkToken(deps, "confirm", id))}`,
+    unsubscribePage: `${deps.site.mailLinkUrl}${newsletterUnsubscribePath(unsubscribe)}`,
+    unsubscribeOneClick: `${deps.site.publicUrl}${newsletterUnsubscribePath(unsubscribe)}`,
   };
 }
 

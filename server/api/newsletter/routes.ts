@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { newsletterUnsubscribePath } from "../../../contract/page-paths.js";
 import type { CoreDeps } from "../../../core/deps.js";
 import { postNewsletter } from "../../../core/newsletter/sending.js";
 import {
@@ -56,10 +57,7 @@ export function newsletterRoutes(app: FastifyInstance, deps: CoreDeps) {
       async (request, reply) => {
         const answer = await unsubscribeByToken(deps, request.params.token);
         if ((request.headers.accept ?? "").includes("text/html")) {
-          return reply.redirect(
-            `/newsletter/unsubscribe/${encodeURIComponent(request.params.token)}?done=1`,
-            303,
-          );
+          return reply.redirect(`${newsletterUnsubscribePath(request.params.token)}?done=1`, 303);
         }
         return answer;
       },
