@@ -2,15 +2,7 @@ import { data, Link } from "react-router";
 import { DomainError } from "../../core/shared/errors.js";
 import { postWithStats } from "../../core/stats/stats-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
-import {
-  ChartSection,
-  RangeRefused,
-  RangeSwitch,
-  ReferrerRanking,
-  StatsSection,
-  StatsTotals,
-  VIEWS_SERIES,
-} from "../features/stats/stats-parts.js";
+import { ReferrerRanking, StatsPanels, StatsSection } from "../features/stats/stats-parts.js";
 import { statsRangeOf } from "../features/stats/stats-range.server.js";
 import statsStyles from "../features/stats/stats.css?url";
 import { pageMeta } from "../meta.js";
@@ -70,29 +62,21 @@ export default function PostStats({ loaderData, params }: Route.ComponentProps) 
           <Link to={postPath(post._id)}>Read the post</Link>
         </p>
       ) : null}
-      <RangeSwitch path={postStatsPath(params.id)} days={days} />
-      {stats === null ? (
-        <RangeRefused />
-      ) : (
-        <>
-          <StatsTotals
-            totals={[
-              { label: "Views", value: stats.views },
-              { label: "Visitors", value: stats.visitors },
-              { label: "Likes", value: stats.likes },
-              { label: "Comments", value: stats.comments },
-            ]}
-          />
-          <ChartSection
-            title="Views and visitors per day"
-            days={stats.daily}
-            series={VIEWS_SERIES}
-          />
+      <StatsPanels
+        path={postStatsPath(params.id)}
+        days={days}
+        stats={stats}
+        totals={(shown) => [
+          { label: "Likes", value: shown.likes },
+          { label: "Comments", value: shown.comments },
+        ]}
+      >
+        {(shown) => (
           <StatsSection title="Where readers came from">
-            <ReferrerRanking referrers={stats.referrers} />
+            <ReferrerRanking referrers={shown.referrers} />
           </StatsSection>
-        </>
-      )}
+        )}
+      </StatsPanels>
     </>
   );
 }

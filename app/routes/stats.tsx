@@ -3,13 +3,10 @@ import { writerStats } from "../../core/stats/stats-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import {
   ChartSection,
-  RangeRefused,
-  RangeSwitch,
   Ranking,
   ReferrerRanking,
+  StatsPanels,
   StatsSection,
-  StatsTotals,
-  VIEWS_SERIES,
 } from "../features/stats/stats-parts.js";
 import { statsRangeOf } from "../features/stats/stats-range.server.js";
 import statsStyles from "../features/stats/stats.css?url";
@@ -49,59 +46,53 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
         Readers of your posts, counted on the server: no cookies, nothing kept that tells who they
         are. Days are in UTC.
       </p>
-      <RangeSwitch path="/stats" days={days} />
-      {stats === null ? (
-        <RangeRefused />
-      ) : (
-        <>
-          <StatsTotals
-            totals={[
-              { label: "Views", value: stats.views },
-              { label: "Visitors", value: stats.visitors },
-              { label: "Likes", value: stats.likes },
-              { label: "Comments", value: stats.comments },
-            ]}
-          />
-          <ChartSection
-            title="Views and visitors per day"
-            days={stats.daily}
-            series={VIEWS_SERIES}
-          />
-          <ChartSection
-            title="Likes and comments per day"
-            days={stats.daily}
-            series={[
-              { key: "likes", label: "Likes" },
-              { key: "comments", label: "Comments" },
-            ]}
-          />
-          <StatsSection title="Most read posts">
-            <Ranking
-              rows={stats.posts.map((post) => ({
-                key: post._id,
-                name: <Link to={postStatsPath(post._id)}>{post.title}</Link>,
-                count: post.views,
-              }))}
-              unit="view"
-              empty="None of your posts was read in these days yet."
+      <StatsPanels
+        path="/stats"
+        days={days}
+        stats={stats}
+        totals={(shown) => [
+          { label: "Likes", value: shown.likes },
+          { label: "Comments", value: shown.comments },
+        ]}
+      >
+        {(shown) => (
+          <>
+            <ChartSection
+              title="Likes and comments per day"
+              days={shown.daily}
+              series={[
+                { key: "likes", label: "Likes" },
+                { key: "comments", label: "Comments" },
+              ]}
             />
-          </StatsSection>
-          <StatsSection title="Where readers came from">
-            <ReferrerRanking referrers={stats.referrers} />
-          </StatsSection>
-          <p>
-            {/* A file, not a page: the browser downloads it (a resource route). */}
-            <a
-              href={`/stats/export.csv?days=${String(days)}`}
-              className="button button-ghost"
-              download
-            >
-              Download CSV
-            </a>{" "}
-            <span className="muted">Views, visitors, likes and comments per day.</span>
-          </p>
-        </>
-      )}
+            <StatsSection title="Most read posts">
+              <Ranking
+                rows={shown.posts.map((post) => ({
+                  key: post._id,
+                  name: <Link to={postStatsPath(post._id)}>{post.title}</Link>,
+                  count: post.views,
+                }))}
+                unit="view"
+                empty="None of your posts was read in these days yet."
+              />
+            </StatsSection>
+            <StatsSection title="Where readers came from">
+              <ReferrerRanking referrers={shown.referrers} />
+            </StatsSection>
+            <p>
+              {/* A file, not a page: the browser downloads it (a resource route). */}
+              <a
+                href={`/stats/export.csv?days=${String(days)}`}
+                className="button button-ghost"
+                download
+              >
+                Download CSV
+              </a>{" "}
+              <span className="muted">Views, visitors, likes and comments per day.</span>
+            </p>
+          </>
+        )}
+      </StatsPanels>
     </>
   );
 }

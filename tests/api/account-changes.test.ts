@@ -9,6 +9,7 @@ import { client, type Client } from "../support/http.js";
 import { lastMailTo, mailedLink, readOutbox } from "../support/mail.js";
 import { failOnServerErrors } from "../support/server-errors.js";
 import { ADMIN_EMAIL, startTestServer, type TestServer } from "../support/test-server.js";
+import { type ErrorBody } from "../support/post-fixtures.js";
 
 // Issue 14, points 1 and 2: an e-mail change waits for the new address to confirm it, start-up
 // promotes only an account that proved its address, and changing the e-mail or the password asks
@@ -32,11 +33,6 @@ interface Profile {
   pendingEmail?: string;
   username: string;
 }
-interface ErrorBody {
-  message: string;
-  errors?: Record<string, string>;
-}
-
 const profilePath = (id: string) => `/api/users/profile/${id}`;
 const edit = (user: TestUser, changes: Record<string, string> = {}) => ({
   username: user.username,

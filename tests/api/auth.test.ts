@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildUser, PASSWORD } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
 import { mailedLink, readOutbox } from "../support/mail.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = await openTestSite();
 
 const valid = { username: "alice", email: "Alice@Example.com", password: "Str0ng!pass" };
 

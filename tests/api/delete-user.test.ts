@@ -1,32 +1,18 @@
 import { IMAGE_CREATE_MAX_BYTES } from "../../contract/limits.js";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { storeImage } from "../../core/media/images.js";
 import { bodyColumns } from "../../core/posts/body.js";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { client } from "../support/http.js";
 import { filesOfImage, pngImage } from "../support/images.js";
 import { failOnServerErrors } from "../support/server-errors.js";
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  startTestServer,
-  type TestServer,
-} from "../support/test-server.js";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
+import { type ErrorBody } from "../support/post-fixtures.js";
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = await openTestSite();
 failOnServerErrors(() => server);
-
-interface ErrorBody {
-  message: string;
-}
 
 const profilePath = (id: string) => `/api/users/profile/${id}`;
 

@@ -1,22 +1,14 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildUser, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
 import { fetchServed, filesOfImage, gifClaiming, pngImage } from "../support/images.js";
 import { failOnServerErrors } from "../support/server-errors.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
 // The image work itself: which sizes the caps admit, and the queue uploads wait in for their turn
 // to be decoded (one at a time across the process).
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = await openTestSite();
 failOnServerErrors(() => server);
 
 const photoKeyOf = async (user: TestUser) =>

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
+import { describe, expect, it } from "vitest";
 import { mailedLink, readOutbox } from "../support/mail.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
-let server: TestServer;
-let api: Client;
-let user: TestUser;
+const {
+  server,
+  api,
+  users: { user },
+} = await openTestSite({ users: ["user"] });
 
 const WEAK =
   "Must contain 8 characters, one uppercase, one lowercase, one number and one special character";
 const SENT = { message: "Password reset link sent to your email, please check your inbox" };
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  user = await buildUser(server, api);
-});
-afterAll(() => server.close());
 
 /** The API path of the mailed reset link: the page /reset-password/{id}/{token} calls it. */
 async function resetPath(email: string) {

@@ -1,7 +1,7 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildUser, type TestUser } from "../support/factories.js";
-import { client, type Client, type ImageUpload } from "../support/http.js";
+import { type ImageUpload } from "../support/http.js";
 import {
   EXIF_MARKER,
   fetchServed,
@@ -15,24 +15,14 @@ import {
   webpImage,
 } from "../support/images.js";
 import { failOnServerErrors } from "../support/server-errors.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { type ErrorBody } from "../support/post-fixtures.js";
+import { openTestSite } from "../support/site.js";
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = await openTestSite();
 failOnServerErrors(() => server);
 
 const PHOTO_PATH = "/api/users/profile/profile-photo";
 const MAX_BYTES = 7_000_000;
-
-interface ErrorBody {
-  message: string;
-}
 
 interface PhotoReply {
   profilePhoto: { url: string };

@@ -1,17 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_PASSWORD, seedDemo } from "../../bench/seed.js";
-import { client, type Client } from "../support/http.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { openTestSite } from "../support/site.js";
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = await openTestSite();
 
 describe("npm run seed:demo", () => {
   const seed = (...args: string[]) =>

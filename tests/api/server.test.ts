@@ -1,16 +1,10 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, type Client } from "../support/http.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { describe, expect, it } from "vitest";
+import { client } from "../support/http.js";
+import { openTestSite } from "../support/site.js";
+import { startTestServer } from "../support/test-server.js";
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = await openTestSite();
 
 describe("the HTTP host", () => {
   it("answers unknown /api paths with a JSON 404", async () => {

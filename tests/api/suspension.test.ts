@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { nextPublishTime } from "../../core/posts/scheduled-publishing.js";
-import { buildUser, loginAs, signInAdmin, type TestUser } from "../support/factories.js";
-import { client, type Client } from "../support/http.js";
-import { addCategory, addPost } from "../support/post-fixtures.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { buildUser, loginAs, signInAdmin } from "../support/factories.js";
+import { addPost } from "../support/post-fixtures.js";
+import { openTestSite } from "../support/site.js";
 
 /** PUT /api/users/suspend/:id (DESIGN.md 9): admins suspend and restore members. */
-let server: TestServer;
-let api: Client;
-let admin: TestUser;
-let member: TestUser;
+const {
+  server,
+  api,
+  users: { member },
+  ...site
+} = await openTestSite({ users: ["member"], categories: ["General"] });
+/** Signed in again after a test that suspends the admins. */
+let admin = site.admin;
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  admin = await signInAdmin(server, api);
-  member = await buildUser(server, api);
-  await addCategory(api, admin, "General");
-});
-afterAll(() => server.close());
 
 const suspend = (id: string, body: unknown, token?: string) =>
   api.put<{ _id?: string; suspended?: boolean; message: string; errors?: object }>(

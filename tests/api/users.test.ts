@@ -1,25 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { brotliDecompressSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildUser, loginAs, PASSWORD, signInAdmin, type TestUser } from "../support/factories.js";
-import { assertNoSecrets, client, rawGet, type Client } from "../support/http.js";
+import { assertNoSecrets, rawGet } from "../support/http.js";
 import { failOnServerErrors } from "../support/server-errors.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { type ErrorBody } from "../support/post-fixtures.js";
+import { openTestSite } from "../support/site.js";
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = await openTestSite();
 failOnServerErrors(() => server);
-
-interface ErrorBody {
-  message: string;
-  errors?: Record<string, string>;
-}
 
 interface Profile {
   _id: string;

@@ -80,6 +80,51 @@ export const VIEWS_SERIES = [
   { key: "visitors", label: "Visitors" },
 ] as const;
 
+/** The numbers every stats page shows first. */
+interface ReadStats {
+  views: number;
+  visitors: number;
+  daily: readonly { date: string; views: number; visitors: number }[];
+}
+
+/**
+ * A stats page's body: the range switch, then (the range refused, or) views and visitors with
+ * the page's own totals after them, the views chart, and the page's own sections.
+ */
+export function StatsPanels<S extends ReadStats>(props: {
+  path: string;
+  days: StatsRange | undefined;
+  stats: S | null;
+  totals: (stats: S) => readonly { label: string; value: number }[];
+  children: (stats: S) => ReactNode;
+}) {
+  const { stats } = props;
+  return (
+    <>
+      <RangeSwitch path={props.path} days={props.days} />
+      {stats === null ? (
+        <RangeRefused />
+      ) : (
+        <>
+          <StatsTotals
+            totals={[
+              { label: "Views", value: stats.views },
+              { label: "Visitors", value: stats.visitors },
+              ...props.totals(stats),
+            ]}
+          />
+          <ChartSection
+            title="Views and visitors per day"
+            days={stats.daily}
+            series={VIEWS_SERIES}
+          />
+          {props.children(stats)}
+        </>
+      )}
+    </>
+  );
+}
+
 /** Posts or sites, most first, with their count; `empty` when there are none. */
 export function Ranking(props: {
   rows: readonly { key: string; name: ReactNode; count: number }[];

@@ -1,13 +1,7 @@
 import { data } from "react-router";
 import { siteStats } from "../../../core/stats/stats-service.js";
 import { requireAdminOrRefuse } from "../../features/admin/guard.server.js";
-import {
-  ChartSection,
-  RangeRefused,
-  RangeSwitch,
-  StatsTotals,
-  VIEWS_SERIES,
-} from "../../features/stats/stats-parts.js";
+import { ChartSection, StatsPanels } from "../../features/stats/stats-parts.js";
 import { statsRangeOf } from "../../features/stats/stats-range.server.js";
 import statsStyles from "../../features/stats/stats.css?url";
 import { pageMeta } from "../../meta.js";
@@ -39,36 +33,28 @@ export default function SiteStats({ loaderData }: Route.ComponentProps) {
     <>
       <h1 className="page-title">Site stats</h1>
       <p className="muted">Every post's readers, and what members brought. Days are in UTC.</p>
-      <RangeSwitch path={PATH} days={days} />
-      {stats === null ? (
-        <RangeRefused />
-      ) : (
-        <>
-          <StatsTotals
-            totals={[
-              { label: "Views", value: stats.views },
-              { label: "Visitors", value: stats.visitors },
-              { label: "Sign-ups", value: stats.signups },
-              { label: "Posts", value: stats.posts },
-              { label: "Comments", value: stats.comments },
-            ]}
-          />
-          <ChartSection
-            title="Views and visitors per day"
-            days={stats.daily}
-            series={VIEWS_SERIES}
-          />
+      <StatsPanels
+        path={PATH}
+        days={days}
+        stats={stats}
+        totals={(shown) => [
+          { label: "Sign-ups", value: shown.signups },
+          { label: "Posts", value: shown.posts },
+          { label: "Comments", value: shown.comments },
+        ]}
+      >
+        {(shown) => (
           <ChartSection
             title="Sign-ups, posts and comments per day"
-            days={stats.daily}
+            days={shown.daily}
             series={[
               { key: "signups", label: "Sign-ups" },
               { key: "posts", label: "Posts" },
               { key: "comments", label: "Comments" },
             ]}
           />
-        </>
-      )}
+        )}
+      </StatsPanels>
     </>
   );
 }
