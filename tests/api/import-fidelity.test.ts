@@ -1,42 +1,14 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { pngImage } from "../support/images.js";
-import { runCli, type CliRun } from "../support/porting.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { CLI_TIMEOUT, openImportSite, runCli, type CliRun } from "../support/porting.js";
 
 /**
  * Imports that keep everything (issue 34): fixtures built like the files people bring (the
  * WordPress theme unit test export, Ghost's exports from 0.x to 5), each loss named in the report.
  */
-const CLI_TIMEOUT = 120_000;
-
-let server: TestServer;
-let scratch: string;
-const site = () => ({
-  dataDir: server.dataDir,
-  databaseUrl: server.config.databaseUrl,
-  publicUrl: server.config.publicUrl,
-});
-
-async function post(title: string) {
-  return server.app.deps.db
-    .selectFrom("posts")
-    .selectAll()
-    .where("title", "=", title)
-    .executeTakeFirstOrThrow();
-}
-
-beforeAll(async () => {
-  server = await startTestServer();
-  scratch = await mkdtemp(path.join(os.tmpdir(), "blog-fidelity-"));
-});
-
-afterAll(async () => {
-  await server.close();
-  await rm(scratch, { recursive: true, force: true });
-});
+const { server, scratch, site, imported: post } = await openImportSite("fidelity");
 
 // --- WordPress -----------------------------------------------------------------------------------
 
@@ -213,7 +185,7 @@ describe(
       await writeFile(path.join(uploads, "2019", "05", "boat.jpg"), await pngImage(600, 400));
       await writeFile(path.join(uploads, "2019", "05", "first.png"), await pngImage(320, 200));
       await writeFile(path.join(uploads, "2019", "05", "second.png"), await pngImage(320, 240));
-      run = await runCli("import", ["--wordpress", file, "--images", uploads], site());
+      run = await runCli("import", ["--wordpress", file, "--images", uploads], site);
     }, 60_000);
 
     it("reports pages, sticky posts, extra categories, tags that cannot be, and shortcodes", () => {
@@ -540,7 +512,7 @@ describe("npm run import -- --ghost: from 0.x to 5", { timeout: CLI_TIMEOUT }, (
     for (const [name, content] of Object.entries(files)) {
       const file = path.join(scratch, `${name}.json`);
       await writeFile(file, JSON.stringify(content));
-      runs[name] = await runCli("import", ["--ghost", file], site());
+      runs[name] = await runCli("import", ["--ghost", file], site);
     }
   }, 90_000);
 

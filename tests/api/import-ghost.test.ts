@@ -1,26 +1,14 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { client } from "../support/http.js";
-import { pngImage } from "../support/images.js";
 import { mailedLink } from "../support/mail.js";
-import { allFiles, runCli } from "../support/porting.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { allFiles, CLI_TIMEOUT, openImportSite, runCli } from "../support/porting.js";
 
-/** Each command is a process of its own that loads the sources: seconds each on a busy machine. */
-const CLI_TIMEOUT = 120_000;
-
-let server: TestServer;
-let scratch: string;
+const { server, scratch, site, counts, writeImages } = await openImportSite("ghost");
+const api = () => client(server.url);
 let exportFile: string;
 let imagesDir: string;
-const api = () => client(server.url);
-const site = () => ({
-  dataDir: server.dataDir,
-  databaseUrl: server.config.databaseUrl,
-  publicUrl: server.config.publicUrl,
-});
 
 const LONG_TITLE = `A title that goes on ${"and on ".repeat(40)}`;
 
@@ -186,48 +174,25 @@ function ghostExport() {
   };
 }
 
-async function counts() {
-  const { db } = server.app.deps;
-  const count = async (table: "posts" | "users" | "categories" | "comments" | "body_images") =>
-    Number(
-      (await db.selectFrom(table).select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n,
-    );
-  return {
-    posts: await count("posts"),
-    users: await count("users"),
-    categories: await count("categories"),
-    comments: await count("comments"),
-    bodyImages: await count("body_images"),
-    files: Object.keys(await allFiles(path.join(server.dataDir, "uploads"))).length,
-  };
-}
-
 beforeAll(async () => {
-  server = await startTestServer();
-  scratch = await mkdtemp(path.join(os.tmpdir(), "blog-ghost-"));
   exportFile = path.join(scratch, "ghost.json");
   await writeFile(exportFile, JSON.stringify(ghostExport()));
-  imagesDir = path.join(scratch, "content-images");
-  await mkdir(path.join(imagesDir, "2024", "01"), { recursive: true });
-  await writeFile(path.join(imagesDir, "2024", "01", "photo.png"), await pngImage(900, 600));
-  await writeFile(path.join(imagesDir, "2024", "01", "cover.png"), await pngImage(1400, 700));
-});
-
-afterAll(async () => {
-  await server.close();
-  await rm(scratch, { recursive: true, force: true });
+  imagesDir = await writeImages("content-images", {
+    "2024/01/photo.png": [900, 600],
+    "2024/01/cover.png": [1400, 700],
+  });
 });
 
 describe("npm run import -- --ghost: refusals, nothing written", { timeout: CLI_TIMEOUT }, () => {
   it("refuses a file that is not there, a folder of images that is not there", async () => {
     const before = await counts();
-    let run = await runCli("import", ["--ghost", path.join(scratch, "nowhere.json")], site());
+    let run = await runCli("import", ["--ghost", path.join(scratch, "nowhere.json")], site);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("There is no file");
     run = await runCli(
       "import",
       ["--ghost", exportFile, "--images", path.join(scratch, "none")],
-      site(),
+      site,
     );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("--images: there is no folder");
@@ -238,12 +203,12 @@ describe("npm run import -- --ghost: refusals, nothing written", { timeout: CLI_
     const before = await counts();
     const broken = path.join(scratch, "broken.json");
     await writeFile(broken, JSON.stringify(ghostExport()).slice(0, 500));
-    let run = await runCli("import", ["--ghost", broken], site());
+    let run = await runCli("import", ["--ghost", broken], site);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^The Ghost export is not valid JSON/);
 
     await writeFile(broken, JSON.stringify({ db: [{ data: { tags: [] } }] }));
-    run = await runCli("import", ["--ghost", broken], site());
+    run = await runCli("import", ["--ghost", broken], site);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^This is not a Ghost JSON export: db\[0\]\.data\.posts/);
     expect(run.stderr).toContain("Nothing was imported.");
@@ -255,7 +220,7 @@ describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TI
   let first: Awaited<ReturnType<typeof runCli>>;
 
   beforeAll(async () => {
-    first = await runCli("import", ["--ghost", exportFile, "--images", imagesDir], site());
+    first = await runCli("import", ["--ghost", exportFile, "--images", imagesDir], site);
   }, 60_000);
 
   it("imports the posts, reports what it skipped and why", () => {
@@ -380,7 +345,7 @@ describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TI
 
   it("adds nothing when run again: every post is skipped as already imported", async () => {
     const before = await counts();
-    const again = await runCli("import", ["--ghost", exportFile, "--images", imagesDir], site());
+    const again = await runCli("import", ["--ghost", exportFile, "--images", imagesDir], site);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("posts: 0");
     expect(again.stdout).toContain("new accounts: 0");
@@ -434,7 +399,7 @@ describe(
           ],
         }),
       );
-      run = await runCli("import", ["--ghost", file], site());
+      run = await runCli("import", ["--ghost", file], site);
     }, 60_000);
 
     it("imports posts for members only, scheduled or sent by e-mail only as drafts", async () => {

@@ -1,25 +1,14 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
-import { pngImage } from "../support/images.js";
-import { allFiles, runCli } from "../support/porting.js";
-import { ADMIN_EMAIL, startTestServer, type TestServer } from "../support/test-server.js";
+import { allFiles, CLI_TIMEOUT, openImportSite, runCli } from "../support/porting.js";
+import { ADMIN_EMAIL } from "../support/test-server.js";
 
-/** Each command is a process of its own that loads the sources: seconds each on a busy machine. */
-const CLI_TIMEOUT = 120_000;
-
-let server: TestServer;
-let scratch: string;
+const { server, scratch, site, counts, writeImages, imported } = await openImportSite("wordpress");
 let exportFile: string;
 let uploadsDir: string;
-const site = () => ({
-  dataDir: server.dataDir,
-  databaseUrl: server.config.databaseUrl,
-  publicUrl: server.config.publicUrl,
-});
 
 const cdata = (text: string) => `<![CDATA[${text}]]>`;
 
@@ -163,43 +152,13 @@ function postItem(fields: {
   </item>`;
 }
 
-/** The imported post of a title (fails the test when there is none). */
-const imported = (title: string) =>
-  server.app.deps.db
-    .selectFrom("posts")
-    .selectAll()
-    .where("title", "=", title)
-    .executeTakeFirstOrThrow();
-
-async function counts() {
-  const { db } = server.app.deps;
-  const count = async (table: "posts" | "users" | "categories" | "comments") =>
-    Number(
-      (await db.selectFrom(table).select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n,
-    );
-  return {
-    posts: await count("posts"),
-    users: await count("users"),
-    categories: await count("categories"),
-    comments: await count("comments"),
-    files: Object.keys(await allFiles(path.join(server.dataDir, "uploads"))).length,
-  };
-}
-
 beforeAll(async () => {
-  server = await startTestServer();
-  scratch = await mkdtemp(path.join(os.tmpdir(), "blog-wordpress-"));
   exportFile = path.join(scratch, "export.xml");
   await writeFile(exportFile, wxr());
-  uploadsDir = path.join(scratch, "uploads");
-  await mkdir(path.join(uploadsDir, "2024", "01"), { recursive: true });
-  await writeFile(path.join(uploadsDir, "2024", "01", "diagram.png"), await pngImage(640, 480));
-  await writeFile(path.join(uploadsDir, "2024", "01", "cover.png"), await pngImage(1200, 600));
-});
-
-afterAll(async () => {
-  await server.close();
-  await rm(scratch, { recursive: true, force: true });
+  uploadsDir = await writeImages("uploads", {
+    "2024/01/diagram.png": [640, 480],
+    "2024/01/cover.png": [1200, 600],
+  });
 });
 
 describe(
@@ -208,7 +167,7 @@ describe(
   () => {
     it("refuses a file that is not there", async () => {
       const before = await counts();
-      const run = await runCli("import", ["--wordpress", path.join(scratch, "none.xml")], site());
+      const run = await runCli("import", ["--wordpress", path.join(scratch, "none.xml")], site);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain("There is no file");
       expect(await counts()).toEqual(before);
@@ -219,12 +178,12 @@ describe(
       const broken = path.join(scratch, "broken.xml");
       const whole = wxr();
       await writeFile(broken, whole.slice(0, Math.floor(whole.length * 0.8)));
-      let run = await runCli("import", ["--wordpress", broken], site());
+      let run = await runCli("import", ["--wordpress", broken], site);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/^The WordPress export is not well-formed XML/);
 
       await writeFile(broken, '<?xml version="1.0"?><rss version="2.0"><channel></channel></rss>');
-      run = await runCli("import", ["--wordpress", broken], site());
+      run = await runCli("import", ["--wordpress", broken], site);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/^This is not a WordPress export \(WXR\)/);
       expect(await counts()).toEqual(before);
@@ -236,7 +195,7 @@ describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI
   let first: Awaited<ReturnType<typeof runCli>>;
 
   beforeAll(async () => {
-    first = await runCli("import", ["--wordpress", exportFile, "--images", uploadsDir], site());
+    first = await runCli("import", ["--wordpress", exportFile, "--images", uploadsDir], site);
   }, 60_000);
 
   it("imports posts and approved comments, and reports what it skipped and why", () => {
@@ -335,11 +294,7 @@ describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI
 
   it("adds nothing when run again", async () => {
     const before = await counts();
-    const again = await runCli(
-      "import",
-      ["--wordpress", exportFile, "--images", uploadsDir],
-      site(),
-    );
+    const again = await runCli("import", ["--wordpress", exportFile, "--images", uploadsDir], site);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("posts: 0");
     expect(again.stdout).toContain("post first-post: already imported");
@@ -404,7 +359,7 @@ describe(
           ].join("\n"),
         ),
       );
-      run = await runCli("import", ["--wordpress", file], site());
+      run = await runCli("import", ["--wordpress", file], site);
     }, 60_000);
 
     it("imports a password-protected post as a draft, its comments hidden with it", async () => {
@@ -516,7 +471,7 @@ describe(
           ].join("\n"),
         ),
       );
-      run = await runCli("import", ["--wordpress", file], site());
+      run = await runCli("import", ["--wordpress", file], site);
     }, 60_000);
 
     it("imports posts of 2,000 nested elements beside the others, their text kept", async () => {

@@ -1,10 +1,14 @@
 import { spawn } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import type { Kysely } from "kysely";
+import { afterAll } from "vitest";
 import { ROOT } from "../../bench/server.js";
 import { CARRIED_TABLES, TABLE_KEYS } from "../../core/porting/tables.js";
 import type { Database } from "../../db/schema.js";
+import { pngImage } from "./images.js";
+import { startTestServer } from "./test-server.js";
 
 export interface CliRun {
   code: number | null;
@@ -84,4 +88,52 @@ export async function allFiles(root: string) {
     files[path.relative(root, file).split(path.sep).join("/")] = await readFile(file);
   }
   return files;
+}
+
+/** Each command is a process of its own that loads the sources: seconds each on a busy machine. */
+export const CLI_TIMEOUT = 120_000;
+
+/**
+ * The set-up the import test files share: a fresh server and a scratch folder for the files to
+ * import, both gone after the file's tests. `site` is what `runCli` needs to reach the server's
+ * data; `counts` is what an import writes, to show a refused one wrote nothing.
+ */
+export async function openImportSite(name: string) {
+  const server = await startTestServer();
+  const scratch = await mkdtemp(path.join(os.tmpdir(), `blog-${name}-`));
+  afterAll(async () => {
+    await server.close();
+    await rm(scratch, { recursive: true, force: true });
+  });
+  const site = {
+    dataDir: server.dataDir,
+    databaseUrl: server.config.databaseUrl,
+    publicUrl: server.config.publicUrl,
+  };
+  const { db } = server.app.deps;
+  const count = async (table: "posts" | "users" | "categories" | "comments" | "body_images") =>
+    Number(
+      (await db.selectFrom(table).select(db.fn.countAll().as("n")).executeTakeFirstOrThrow()).n,
+    );
+  const counts = async () => ({
+    posts: await count("posts"),
+    users: await count("users"),
+    categories: await count("categories"),
+    comments: await count("comments"),
+    bodyImages: await count("body_images"),
+    files: Object.keys(await allFiles(path.join(server.dataDir, "uploads"))).length,
+  });
+  /** PNG files of the given sizes under `folder` in the scratch folder, made as an export's are. */
+  const writeImages = async (folder: string, images: Record<string, [number, number]>) => {
+    const root = path.join(scratch, folder);
+    for (const [name, [width, height]] of Object.entries(images)) {
+      await mkdir(path.dirname(path.join(root, name)), { recursive: true });
+      await writeFile(path.join(root, name), await pngImage(width, height));
+    }
+    return root;
+  };
+  /** The post an import made, by its title (fails the test when there is none). */
+  const imported = (title: string) =>
+    db.selectFrom("posts").selectAll().where("title", "=", title).executeTakeFirstOrThrow();
+  return { server, scratch, site, counts, writeImages, imported };
 }
