@@ -84,58 +84,27 @@ interface ControlAria {
   "aria-describedby": string | undefined;
 }
 
-export function Field({
-  label,
-  name,
-  error,
-  id,
-  hint,
-  ...input
-}: Labelled & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <FieldShell
-      label={label}
-      name={name}
-      error={error}
-      id={id}
-      hint={hint}
-      control={(aria) => <input {...aria} {...input} />}
-    />
-  );
+/** A field's own props apart from what goes on to its control. */
+function labelledApart<T extends Labelled>(props: T): [Labelled, Omit<T, keyof Labelled>] {
+  const { label, name, error, id, hint, ...control } = props;
+  return [{ label, name, error, id, hint }, control];
 }
 
-export function TextAreaField({
-  label,
-  name,
-  error,
-  id,
-  ...textarea
-}: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return (
-    <FieldShell
-      label={label}
-      name={name}
-      error={error}
-      id={id}
-      control={(aria) => <textarea {...aria} {...textarea} />}
-    />
-  );
+export function Field(props: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+  const [labelled, input] = labelledApart(props);
+  return <FieldShell {...labelled} control={(aria) => <input {...aria} {...input} />} />;
 }
 
-export function SelectField({
-  label,
-  name,
-  error,
-  id,
-  children,
-  ...select
-}: Labelled & SelectHTMLAttributes<HTMLSelectElement>) {
+export function TextAreaField(props: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const [labelled, textarea] = labelledApart(props);
+  return <FieldShell {...labelled} control={(aria) => <textarea {...aria} {...textarea} />} />;
+}
+
+export function SelectField(props: Labelled & SelectHTMLAttributes<HTMLSelectElement>) {
+  const [labelled, { children, ...select }] = labelledApart(props);
   return (
     <FieldShell
-      label={label}
-      name={name}
-      error={error}
-      id={id}
+      {...labelled}
       control={(aria) => (
         <select {...aria} {...select}>
           {children}

@@ -115,14 +115,7 @@ export function Header(props: {
               <button type="button" className="dropdown-toggle" aria-haspopup="true">
                 Categories <ChevronDownIcon />
               </button>
-              <ul className="dropdown-menu">
-                {categories.length === 0 ? <li className="muted">No categories yet</li> : null}
-                {categories.map((category) => (
-                  <li key={category._id}>
-                    <Link to={categoryPath(category.title)}>{category.title}</Link>
-                  </li>
-                ))}
-              </ul>
+              <CategoryLinks categories={categories} className="dropdown-menu" />
             </li>
             <li>
               <NavLink to="/posts" end>
@@ -243,14 +236,7 @@ export function MenuLinks(props: {
       <li>
         <details open={props.categoriesOpen}>
           <summary>Categories</summary>
-          <ul>
-            {categories.length === 0 ? <li className="muted">No categories yet</li> : null}
-            {categories.map((category) => (
-              <li key={category._id}>
-                <Link to={categoryPath(category.title)}>{category.title}</Link>
-              </li>
-            ))}
-          </ul>
+          <CategoryLinks categories={categories} />
         </details>
       </li>
       <li>
@@ -296,6 +282,23 @@ export function MenuLinks(props: {
           </li>
         </>
       ) : null}
+    </ul>
+  );
+}
+
+/** Every category as a link, in the menu and in the bar's dropdown alike. */
+function CategoryLinks(props: {
+  categories: readonly { _id: string; title: string }[];
+  className?: string;
+}) {
+  return (
+    <ul className={props.className}>
+      {props.categories.length === 0 ? <li className="muted">No categories yet</li> : null}
+      {props.categories.map((category) => (
+        <li key={category._id}>
+          <Link to={categoryPath(category.title)}>{category.title}</Link>
+        </li>
+      ))}
     </ul>
   );
 }
