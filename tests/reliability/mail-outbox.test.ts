@@ -1,103 +1,59 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { seedDemo } from "../../bench/seed.js";
 import { queueConversationMail } from "../../core/conversation-mail/queue.js";
 import { createLocalStorage } from "../../core/media/storage.js";
-import { HOUR_MS, iso } from "../../core/shared/clock.js";
-import { migrateToLatest, openDatabase } from "../../db/connect.js";
-import { startServerProcess } from "../support/server-process.js";
+import { HOUR_MS } from "../../core/shared/clock.js";
 import { startRelay, type Accepted } from "../support/smtp-relay.js";
-import { freePort, freshPostgres } from "../support/test-server.js";
+import { freePort } from "../support/test-server.js";
+import { processSites, type ProcessSite } from "../support/process-sites.js";
 
 // The conversation-mail outbox (decision 017) with real server processes and a real SMTP
 // conversation: a server killed (SIGKILL) while a relay holds one of its mails, then restarted,
 // delivers every queued mail and none twice; two servers sending from one outbox never send a
 // mail twice. The relay here is a small SMTP server of the test's own that counts what it accepted.
 
-const databaseUrl = process.env.DATABASE_URL;
-const children: ChildProcess[] = [];
-const cleanups: (() => Promise<unknown>)[] = [];
+const sites = processSites("mail");
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
-});
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-/** A fresh site (its own DATA_DIR, and database when DATABASE_URL is set) with members and talk. */
-async function freshSite() {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "blog-mail-"));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const database = databaseUrl ? await freshPostgres(databaseUrl) : undefined;
-  if (database) cleanups.push(() => database.drop());
-  const handle = openDatabase({ databaseUrl: database?.url, dataDir });
-  try {
-    await migrateToLatest(handle.db);
-    await seedDemo(handle.db, createLocalStorage(path.join(dataDir, "uploads"), "/uploads"), {
+/** A fresh site with members and talk. */
+const freshSite = () =>
+  sites.freshSite((db, dataDir) =>
+    seedDemo(db, createLocalStorage(path.join(dataDir, "uploads"), "/uploads"), {
       users: 16,
       categories: 1,
       posts: 16,
       likes: 0,
       comments: 60,
-    });
-  } finally {
-    await handle.close();
-  }
-  return { dataDir, databaseUrl: database?.url };
-}
-
-type Site = Awaited<ReturnType<typeof freshSite>>;
+    }),
+  );
 
 /**
  * Queues the mail of every seeded comment, as if written an hour ago (so every mail is due now),
  * and returns the addresses that are owed exactly one mail each.
  */
-async function queueMail(site: Site) {
-  const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
-  try {
+async function queueMail(site: ProcessSite) {
+  return sites.withDatabase(site, async (db) => {
     const past = new Date(Date.now() - HOUR_MS);
-    const comments = await handle.db.selectFrom("comments").select("id").execute();
+    const comments = await db.selectFrom("comments").select("id").execute();
     for (const { id } of comments) {
       const comment = { commentId: id, repliedTo: null };
-      const write = await queueConversationMail({ db: handle.db }, comment, past);
-      if (write) await handle.db.transaction().execute(write);
+      const write = await queueConversationMail({ db }, comment, past);
+      if (write) await db.transaction().execute(write);
     }
-    const owed = await handle.db
+    const owed = await db
       .selectFrom("mail_digests")
       .innerJoin("users", "users.id", "mail_digests.recipient_id")
       .select("users.email")
       .where("mail_digests.due_at", "is not", null)
       .execute();
     return owed.map((row) => row.email).sort();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function outboxRows(site: Site) {
-  const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
-  try {
-    return await handle.db.selectFrom("outbox").selectAll().where("channel", "=", "mail").execute();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function start(site: Site, port: number, relayPort: number) {
-  const { child } = await startServerProcess({
-    port: String(port),
-    dataDir: site.dataDir,
-    databaseUrl: site.databaseUrl,
-    env: { SMTP_URL: `smtp://127.0.0.1:${String(relayPort)}` },
   });
-  children.push(child);
-  const exited = new Promise<unknown>((resolve) => child.once("exit", resolve));
-  return { child, exited };
 }
+
+const outboxRows = (site: ProcessSite) => sites.outboxRows(site, "mail");
+
+const start = (site: ProcessSite, port: number, relayPort: number) =>
+  sites.start(site, port, { SMTP_URL: `smtp://127.0.0.1:${String(relayPort)}` });
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
   const deadline = Date.now() + ms;
@@ -121,7 +77,7 @@ describe("SIGKILL while a mail is being sent", () => {
     const owed = await queueMail(site);
     expect(owed.length).toBeGreaterThan(8);
     const relay = await startRelay();
-    cleanups.push(() => relay.close());
+    sites.cleanup(() => relay.close());
     relay.stallAfter = 3;
     const port = await freePort();
 
@@ -138,14 +94,7 @@ describe("SIGKILL while a mail is being sent", () => {
     const rows = await outboxRows(site);
     expect(rows.filter((row) => row.finished_at !== null)).toHaveLength(3);
     // The restart comes after the lease ran out (as it would five minutes later).
-    const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
-    await handle.db
-      .updateTable("outbox")
-      .where("channel", "=", "mail")
-      .set({ next_attempt_at: iso(new Date()) })
-      .where("finished_at", "is", null)
-      .execute();
-    await handle.close();
+    await sites.leasesRunOut(site);
 
     relay.stallAfter = Infinity;
     const second = await start(site, port, relay.port);
@@ -167,7 +116,7 @@ describe("two servers sending from one outbox", () => {
   it("send each mail once", async () => {
     const site = await freshSite();
     const relay = await startRelay();
-    cleanups.push(() => relay.close());
+    sites.cleanup(() => relay.close());
     // Slow to accept, so both servers are sending at the same time.
     relay.acceptDelayMs = 150;
     const a = await start(site, await freePort(), relay.port);

@@ -1,16 +1,14 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_PASSWORD, seedDemo } from "../../bench/seed.js";
 import { createLocalStorage } from "../../core/media/storage.js";
 import { openDatabase } from "../../db/connect.js";
 import { loginAs, type TestUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
-import { PROCESS_ADMIN, startServerProcess } from "../support/server-process.js";
-import { freePort, freshPostgres } from "../support/test-server.js";
+import { PROCESS_ADMIN } from "../support/server-process.js";
+import { freePort } from "../support/test-server.js";
+import { processSites, type ProcessSite } from "../support/process-sites.js";
 import {
   settle,
   startWebhookReceiver,
@@ -24,73 +22,20 @@ import {
 // before the crash arrives, each once (the interrupted one twice: the receiver saw the first
 // try, and the Standard Webhooks id is what lets it tell the second for the same event).
 
-const databaseUrl = process.env.DATABASE_URL;
-const children: ChildProcess[] = [];
-const cleanups: (() => Promise<unknown>)[] = [];
+const sites = processSites("webhooks");
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
-});
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const deliveryRows = (site: ProcessSite) => sites.outboxRows(site, "webhook");
+const eventRows = (site: ProcessSite, topic: string) => sites.outboxRows(site, "event", topic);
 
-/** A fresh site: its own DATA_DIR, and database when DATABASE_URL is set. */
-async function freshSite() {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "blog-webhooks-"));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const database = databaseUrl ? await freshPostgres(databaseUrl) : undefined;
-  if (database) cleanups.push(() => database.drop());
-  return { dataDir, databaseUrl: database?.url };
-}
-
-type Site = Awaited<ReturnType<typeof freshSite>>;
-
-async function deliveryRows(site: Site) {
-  const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
-  try {
-    return await handle.db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("channel", "=", "webhook")
-      .execute();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function eventRows(site: Site, topic: string) {
-  const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
-  try {
-    return await handle.db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("channel", "=", "event")
-      .where("topic", "=", topic)
-      .execute();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function start(site: Site, port: number) {
-  const { child } = await startServerProcess({
-    port: String(port),
-    dataDir: site.dataDir,
-    databaseUrl: site.databaseUrl,
-    // The receiver is on 127.0.0.1.
-    env: { WEBHOOK_ALLOW_PRIVATE: "on" },
-  });
-  children.push(child);
-  const exited = new Promise<unknown>((resolve) => child.once("exit", resolve));
-  return { child, exited };
-}
+// The receiver is on 127.0.0.1.
+const start = (site: ProcessSite, port: number) =>
+  sites.start(site, port, { WEBHOOK_ALLOW_PRIVATE: "on" });
 
 /** A started site whose admin is signed in, with a category and a webhook for `events`. */
 async function launch(events: string[]) {
-  const site = await freshSite();
+  const site = await sites.freshSite();
   const receiver = await startWebhookReceiver();
-  cleanups.push(() => receiver.close());
+  sites.cleanup(() => receiver.close());
   const port = await freePort();
   const first = await start(site, port);
   const api = client(`http://127.0.0.1:${String(port)}`);
@@ -157,13 +102,7 @@ describe("SIGKILL while a webhook is being delivered", () => {
     expect(rows).toHaveLength(6 + postWaits);
 
     // The restart comes after the lease ran out (as it would a minute later).
-    const handle = openDatabase({ databaseUrl: site.databaseUrl, dataDir: site.dataDir });
-    await handle.db
-      .updateTable("outbox")
-      .set({ next_attempt_at: new Date().toISOString() })
-      .where("status", "=", "pending")
-      .execute();
-    await handle.close();
+    await sites.leasesRunOut(site);
 
     const second = await start(site, port);
     // The interrupted one again, the two tests and the post: 4 more.
