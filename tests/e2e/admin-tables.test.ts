@@ -1,17 +1,10 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../bench/seed.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 import { overflowsOf, SCREENS } from "./measure.js";
 
-const { server, admin, browser } = await openBrowserSite({ categories: ["Gardening"] });
+const { server, admin, open } = await openBrowserSite({ categories: ["Gardening"] });
 
 /** More rows than one page of a dashboard table holds (50). */
 const ROWS = 55;
@@ -32,8 +25,7 @@ const counts = (page: Page) => page.locator("tbody tr td:first-child").allTextCo
 describe("the dashboard tables", () => {
   for (const screen of SCREENS) {
     it(`come in pages of 50, the admin's own row has no Delete, and comments lead to their posts (${screen.name})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl);
-      await signIn(site, server.config.publicUrl, admin.token);
+      const site = await open({ signedIn: admin.token });
       const { page } = site;
       await page.setViewportSize(screen.size);
       for (const [table, total] of [
@@ -77,8 +69,7 @@ describe("the dashboard tables", () => {
 describe("adding a category that exists", () => {
   for (const javaScriptEnabled of [true, false]) {
     it(`keeps what was typed (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled });
-      await signIn(site, server.config.publicUrl, admin.token);
+      const site = await open({ javaScriptEnabled, signedIn: admin.token });
       const { page } = site;
       await page.goto("/admin-dashboard");
       await page.getByLabel("Category Title").fill("GARDENING");

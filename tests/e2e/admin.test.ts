@@ -1,20 +1,12 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addComment, addPost } from "../support/post-fixtures.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
 const {
-  server,
   api,
   admin,
-  browser,
+  open,
   users: { writer },
 } = await openBrowserSite({ users: { writer: { username: "writer" } }, categories: ["Science"] });
 
@@ -41,9 +33,8 @@ async function deleteRow(page: Page, rowText: string, button: string, what: stri
 
 describe("the admin dashboard", () => {
   it("sends visitors and non-admins home", async () => {
-    const visitor = await openSite(browser, server.config.publicUrl);
-    const member = await openSite(browser, server.config.publicUrl);
-    await signIn(member, server.config.publicUrl, writer.token);
+    const visitor = await open();
+    const member = await open({ signedIn: writer.token });
     for (const site of [visitor, member]) {
       const pages = [...TABLES, "reports-table", "audit-log"].map((t) => `/admin-dashboard/${t}`);
       for (const path of ["/admin-dashboard", ...pages]) {
@@ -57,8 +48,7 @@ describe("the admin dashboard", () => {
   });
 
   it("shows counts and adds categories", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, admin.token);
+    const site = await open({ signedIn: admin.token });
     const { page } = site;
     await page.goto("/");
     await page.getByRole("link", { name: "Admin Dashboard" }).click();
@@ -89,8 +79,7 @@ describe("the admin dashboard", () => {
   });
 
   it("deletes a comment, a post, a user and a category after confirming, each in the audit log", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, admin.token);
+    const site = await open({ signedIn: admin.token });
     const { page } = site;
 
     await page.goto("/admin-dashboard/comments-table");

@@ -2,14 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   expectAccessible,
   expectNoProblems,
-  openSite,
   shows,
   type KnownIssue,
   openBrowserSite,
 } from "./browser.js";
 
 /** /api/docs: the interactive API reference (DESIGN.md 9, Ecosystem), from this origin alone. */
-const { server, admin, browser } = await openBrowserSite({ categories: ["Lighthouses"] });
+const { server, admin, open } = await openBrowserSite({ categories: ["Lighthouses"] });
 
 /**
  * swagger-ui's own markup, out of our reach (decision 018): the Authorize dialog's close button
@@ -26,7 +25,7 @@ const adminToken = admin.token;
 
 describe("the API reference", () => {
   it("lists the calls and makes one, under the site's CSP, with nothing from elsewhere", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     const response = await page.goto("/api/docs");
     expect(response?.status()).toBe(200);
@@ -66,7 +65,7 @@ describe("the API reference", () => {
   });
 
   it("wears the reader's dark theme and leads back to the site (issue 33)", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const site = await open({ javaScriptEnabled: false });
     await site.context.addCookies([{ name: "theme", value: "dark", url: server.config.publicUrl }]);
     await site.page.goto("/api/docs");
     expect(await site.page.locator("html").getAttribute("data-theme")).toBe("dark");
@@ -80,7 +79,7 @@ describe("the API reference", () => {
   });
 
   it("says where the document is when JavaScript is off", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const site = await open({ javaScriptEnabled: false });
     await site.page.goto("/api/docs");
     await site.page.getByRole("link", { name: "/api/openapi.json" }).click();
     await site.page.waitForURL("**/api/openapi.json");

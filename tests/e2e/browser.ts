@@ -170,5 +170,15 @@ export async function openBrowserSite<const Name extends string = never>(
   const site = await openTestSite<Name>(options);
   const browser = await launchBrowser();
   afterAll(() => browser.close());
-  return { ...site, browser };
+  const siteUrl = site.server.config.publicUrl;
+  /** `openSite` on this site, signed in with `signedIn` (a login token) when it is given. */
+  const open = async (
+    openOptions: Parameters<typeof openSite>[2] & { signedIn?: string | undefined } = {},
+  ) => {
+    const { signedIn, ...rest } = openOptions;
+    const watched = await openSite(browser, siteUrl, rest);
+    if (signedIn !== undefined) await signIn(watched, siteUrl, signedIn);
+    return watched;
+  };
+  return { ...site, browser, open };
 }

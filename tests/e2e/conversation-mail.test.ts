@@ -1,20 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { unsubscribeToken } from "../../core/conversation-mail/unsubscribe.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
 // The conversation-mail switch (settings, from the account menu) and the mailed unsubscribe page,
 // whose opening changes nothing and whose button works without a session or JavaScript.
 const {
   server,
   api,
-  browser,
+  open,
   users: { member },
 } = await openBrowserSite({ users: { member: { username: "correspondent" } } });
 
@@ -27,8 +20,7 @@ const mailSetting = async () =>
 
 describe("conversation e-mail", () => {
   it("is switched off in the settings, and by the unsubscribe page's button", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, member.token);
+    const site = await open({ signedIn: member.token });
     const { page } = site;
     page.setDefaultTimeout(10_000);
     await page.goto("/");
@@ -55,7 +47,7 @@ describe("conversation e-mail", () => {
 
     // The mailed link, opened by someone not signed in: the page, which changes nothing...
     const link = `/unsubscribe/${member.id}/${await unsubscribeToken(server.app.deps.db, member.id)}`;
-    const visitor = await openSite(browser, server.config.publicUrl);
+    const visitor = await open();
     visitor.page.setDefaultTimeout(10_000);
     const bad = await visitor.page.goto(link.replace(/.$/, (c) => (c === "A" ? "B" : "A")));
     expect(bad?.status()).toBe(404);
@@ -69,7 +61,7 @@ describe("conversation e-mail", () => {
     await visitor.context.close();
 
     // ...and its button, which works without JavaScript.
-    const reader = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const reader = await open({ javaScriptEnabled: false });
     reader.page.setDefaultTimeout(10_000);
     await reader.page.goto(link);
     await shows(reader.page.getByRole("heading", question));

@@ -5,7 +5,6 @@ import { addComment, addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  openSite,
   shows,
   signIn,
   type Watched,
@@ -19,7 +18,7 @@ const {
   server,
   api,
   admin,
-  browser,
+  open,
   users: { author },
 } = await openBrowserSite({ users: { author: { username: "baker" } }, categories: ["Food"] });
 
@@ -76,11 +75,11 @@ const themeAttribute = (page: Page) =>
 /** The theme the server wrote into the first HTML, before any script could run. */
 const themeInHtml = (html: string) => /<html lang="en"(?: data-theme="(\w+)")?>/.exec(html)?.[1];
 
-async function open(
+async function openOnSystem(
   options: { javaScriptEnabled?: boolean; phone?: boolean; system: "light" | "dark" },
   screen: (typeof SCREENS)[number] = SCREENS[0],
 ): Promise<Watched> {
-  const site = await openSite(browser, server.config.publicUrl, options);
+  const site = await open(options);
   await site.page.setViewportSize(screen.size);
   await site.page.emulateMedia({ colorScheme: options.system });
   return site;
@@ -93,7 +92,7 @@ async function chooseTheme(page: Page, label: "System" | "Light" | "Dark") {
 
 describe("dark mode", () => {
   it("follows a dark system setting from the first paint, without JavaScript", async () => {
-    const site = await open({ javaScriptEnabled: false, system: "dark" });
+    const site = await openOnSystem({ javaScriptEnabled: false, system: "dark" });
     const { page } = site;
     const answer = await page.goto("/");
     const html = (await answer?.text()) ?? "";
@@ -112,7 +111,7 @@ describe("dark mode", () => {
   });
 
   it("puts a remembered choice in the first HTML, over the system setting", async () => {
-    const site = await open({ javaScriptEnabled: false, system: "light" });
+    const site = await openOnSystem({ javaScriptEnabled: false, system: "light" });
     await site.context.addCookies([{ name: "theme", value: "dark", url: server.config.publicUrl }]);
     const answer = await site.page.goto(postPath);
     const html = (await answer?.text()) ?? "";
@@ -129,7 +128,7 @@ describe("dark mode", () => {
 
   for (const screen of SCREENS) {
     it(`switches in place and remembers the choice across reloads (${screen.name})`, async () => {
-      const site = await open({ system: "light", phone: screen.name === "phone" }, screen);
+      const site = await openOnSystem({ system: "light", phone: screen.name === "phone" }, screen);
       const { page } = site;
       await page.goto(postPath);
       await shows(page.getByRole("heading", { name: "Bread at night" }));
@@ -183,7 +182,7 @@ describe("dark mode", () => {
   }
 
   it("switches and remembers without JavaScript too, back on the same page", async () => {
-    const site = await open({ javaScriptEnabled: false, system: "dark" });
+    const site = await openOnSystem({ javaScriptEnabled: false, system: "dark" });
     const { page } = site;
     await page.goto(`${postPath}?comments=1`);
     expect(await backgroundOf(page)).toBe(DARK);
@@ -212,7 +211,7 @@ describe("accessible in both themes", () => {
   for (const theme of THEMES) {
     /** A browser on a dark system, signed in as `user` if given, in this theme. */
     const openAs = async (user?: TestUser) => {
-      const site = await open({ system: "dark" });
+      const site = await openOnSystem({ system: "dark" });
       if (user) await signIn(site, server.config.publicUrl, user.token);
       if (theme.cookie) {
         await site.context.addCookies([

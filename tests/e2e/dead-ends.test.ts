@@ -5,21 +5,14 @@ import { PASSWORD } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { mailedLink } from "../support/mail.js";
 import { addCategory, addPost } from "../support/post-fixtures.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 import { SCREENS } from "./measure.js";
 
 const {
   server,
   api,
   admin,
-  browser,
+  open,
   users: { author, member },
 } = await openBrowserSite({
   users: { author: { username: "wanderer" }, member: { username: "newcomer" } },
@@ -43,7 +36,7 @@ async function logIn(page: Page, user: { email: string; password: string }) {
 describe("a dead link", () => {
   for (const javaScriptEnabled of [true, false]) {
     it(`to reset a password says so and leads to a new one (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled });
+      const site = await open({ javaScriptEnabled });
       const { page } = site;
       await page.goto(`/reset-password/${NOBODY}/${"x".repeat(43)}`);
       await shows(page.getByRole("alert").getByText("This link is invalid or has expired."));
@@ -67,7 +60,7 @@ describe("a dead link", () => {
       isAdmin: false,
       isVerified: false,
     });
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     await page.goto(`/api/auth/${NOBODY}/verify/${"x".repeat(43)}`);
     await shows(page.getByRole("heading", { name: "Invalid Link" }));
@@ -89,7 +82,7 @@ describe("a dead link", () => {
 describe("an author's name, clicked by a visitor", () => {
   for (const screen of SCREENS) {
     it(`says why it goes home and comes back after signing in (${screen.name})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl);
+      const site = await open();
       const { page } = site;
       await page.setViewportSize(screen.size);
       await page.goto(`/posts/details/${postId}`);
@@ -108,7 +101,7 @@ describe("an author's name, clicked by a visitor", () => {
   }
 
   it("does the same without JavaScript, and goes nowhere but this site", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const site = await open({ javaScriptEnabled: false });
     const { page } = site;
     await page.goto(`/profile/${author.id}`);
     expect(new URL(page.url()).pathname).toBe("/");
@@ -119,7 +112,7 @@ describe("an author's name, clicked by a visitor", () => {
     await site.context.close();
 
     // A return address off this site is ignored: the login goes home.
-    const other = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const other = await open({ javaScriptEnabled: false });
     for (const next of ["//evil.example/", "/\\evil.example/", "https://evil.example/"]) {
       await other.page.goto(`/login?next=${encodeURIComponent(next)}`);
       await logIn(other.page, member);
@@ -134,8 +127,7 @@ describe("an author's name, clicked by a visitor", () => {
 describe("a member looking for where to write", () => {
   for (const screen of SCREENS) {
     it(`finds "Write a post" in the account menu and on their profile (${screen.name})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl);
-      await signIn(site, server.config.publicUrl, member.token);
+      const site = await open({ signedIn: member.token });
       const { page } = site;
       await page.setViewportSize(screen.size);
       await page.goto("/");
@@ -167,8 +159,7 @@ describe("a member looking for where to write", () => {
       expect(gone.status, gone.text).toBe(200);
     }
     try {
-      const site = await openSite(browser, server.config.publicUrl);
-      await signIn(site, server.config.publicUrl, member.token);
+      const site = await open({ signedIn: member.token });
       const { page } = site;
       await page.goto("/posts/create-post");
       const category = page.getByLabel("Category");
@@ -180,8 +171,7 @@ describe("a member looking for where to write", () => {
       expectNoProblems(site);
       await site.context.close();
 
-      const adminSite = await openSite(browser, server.config.publicUrl);
-      await signIn(adminSite, server.config.publicUrl, admin.token);
+      const adminSite = await open({ signedIn: admin.token });
       await adminSite.page.goto("/posts/create-post");
       await adminSite.page.getByRole("link", { name: "categories table" }).click();
       await adminSite.page.waitForURL("**/admin-dashboard/categories-table");
@@ -191,8 +181,7 @@ describe("a member looking for where to write", () => {
       await addCategory(api, admin, "Travel");
     }
     // With a category, the form has no such note.
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, member.token);
+    const site = await open({ signedIn: member.token });
     await site.page.goto("/posts/create-post");
     expect(await site.page.getByRole("option", { name: "Travel" }).count()).toBe(1);
     expect(await site.page.getByText("There are no categories yet").count()).toBe(0);

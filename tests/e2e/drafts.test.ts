@@ -4,14 +4,7 @@ import { isoToZonedTime } from "../../contract/publish-time.js";
 import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
 // DESIGN.md 9: a writer saves a draft, finds it under Drafts, publishes it; schedules another on
 // their own clock and sees it reach the home page at its time (decision 011).
@@ -21,7 +14,7 @@ const WRITER_ZONE = "America/New_York";
 
 const {
   server,
-  browser,
+  open,
   users: { author },
 } = await openBrowserSite({ users: ["author"], categories: ["Travel"] });
 
@@ -46,8 +39,7 @@ async function homeShows(title: string) {
 
 describe("drafts and scheduled posts in the site", () => {
   it("saves a draft, lists it under Drafts for its author alone, and publishes it", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { timezoneId: WRITER_ZONE });
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ timezoneId: WRITER_ZONE, signedIn: author.token });
     const { page } = site;
     await fillPost(page, "Draft of the coast road");
     await page.getByRole("button", { name: "Save draft" }).click();
@@ -67,8 +59,7 @@ describe("drafts and scheduled posts in the site", () => {
     const draftPath = new URL(page.url()).pathname;
     const member = await buildUser(server, client(server.url));
     for (const token of [undefined, member.token]) {
-      const visitor = await openSite(browser, server.config.publicUrl);
-      if (token) await signIn(visitor, server.config.publicUrl, token);
+      const visitor = await open({ signedIn: token });
       const answer = await visitor.page.goto(draftPath);
       expect(answer?.status()).toBe(404);
       expect(await visitor.page.getByText("Draft of the coast road").count()).toBe(0);
@@ -91,8 +82,7 @@ describe("drafts and scheduled posts in the site", () => {
   });
 
   it("saves an idea without a cover, asks for one to publish it, and publishes it once given (phone)", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { phone: true });
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ phone: true, signedIn: author.token });
     const { page } = site;
     await page.goto("/posts/create-post");
     await page.getByLabel("Post Title").fill("An idea without a picture");
@@ -134,8 +124,7 @@ describe("drafts and scheduled posts in the site", () => {
   });
 
   it("schedules a post on the writer's clock, shows it back there, and puts it live at its time", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { timezoneId: WRITER_ZONE });
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ timezoneId: WRITER_ZONE, signedIn: author.token });
     const { page } = site;
     await fillPost(page, "Scheduled over the pass");
     // A few seconds ahead, written as the writer's wall clock in New York reads it.
@@ -165,7 +154,7 @@ describe("drafts and scheduled posts in the site", () => {
     expect(await dialog.getByLabel("Publish at (for Schedule)").inputValue()).toBe(local);
     await page.keyboard.press("Escape");
 
-    const visitor = await openSite(browser, server.config.publicUrl);
+    const visitor = await open();
     await visitor.page.goto("/");
     expect(await visitor.page.getByText("Scheduled over the pass").count()).toBe(0);
     const deadline = Date.parse(at) + 10_000;

@@ -10,10 +10,8 @@ import { startTestServer } from "../support/test-server.js";
 import {
   expectAccessible,
   expectNoProblems,
-  openSite,
   readLocalStorage,
   shows,
-  signIn,
   type Watched,
   openBrowserSite,
 } from "./browser.js";
@@ -21,7 +19,7 @@ import {
 const {
   server,
   api,
-  browser,
+  open,
   users: { author, stranger },
 } = await openBrowserSite({ users: ["author", "stranger"], categories: ["Travel"] });
 
@@ -56,8 +54,7 @@ beforeAll(async () => {
 
 /** The author on the create-post page, with the editor ready (it enhances after hydration). */
 async function openEditor(options: { javaScriptEnabled?: boolean } = {}) {
-  const site = await openSite(browser, server.config.publicUrl, options);
-  await signIn(site, server.config.publicUrl, author.token);
+  const site = await open({ ...options, signedIn: author.token });
   await site.page.goto("/posts/create-post");
   if (options.javaScriptEnabled !== false) {
     await shows(site.page.getByRole("tab", { name: "Write" }));
@@ -267,8 +264,7 @@ describe("the editor", () => {
       description: "## Seats\n\nA **window** seat.",
     });
     const draft = `blog:draft:edit:${own._id}`;
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ signedIn: author.token });
     const { page } = site;
     await page.goto(`/posts/details/${own._id}`);
     const dialog = page.getByRole("dialog", { name: "Update Post" });
@@ -658,8 +654,7 @@ describe("drafts that save themselves (issue 32)", () => {
 
   it("survives a reload: the editor shows what saved itself, and says so", async () => {
     const draft = await draftOf("Notes from the platform");
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ signedIn: author.token });
     const { page } = site;
     await page.goto(`/posts/edit/${draft._id}`);
     await shows(page.getByText("Changes to this draft save themselves as you write."));

@@ -4,22 +4,19 @@ import { addComment, addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  openSite,
   shows,
-  signIn,
   type Watched,
   openBrowserSite,
 } from "./browser.js";
 
 /** Following writers, a reading list and notifications (DESIGN.md 9, "Reading"; decision 016). */
-const { server, api, browser } = await openBrowserSite({ categories: ["Travel"] });
+const { server, api, open } = await openBrowserSite({ categories: ["Travel"] });
 
 const opened: Watched[] = [];
 
 /** A signed-in browser for `user`, closed after its test. */
 async function browse(user: TestUser, javaScriptEnabled = true) {
-  const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled });
-  await signIn(site, server.config.publicUrl, user.token);
+  const site = await open({ javaScriptEnabled, signedIn: user.token });
   opened.push(site);
   return site;
 }

@@ -2,20 +2,13 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pngImage } from "../support/images.js";
 import { addPost, postRows } from "../support/post-fixtures.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, signIn, openBrowserSite } from "./browser.js";
 import { SCREENS, textLefts } from "./measure.js";
 
 const {
   server,
   api,
-  browser,
+  open,
   users: { member },
 } = await openBrowserSite({ users: { member: { username: "feedback" } }, categories: ["Travel"] });
 
@@ -42,8 +35,7 @@ const notAnImage = { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.f
 describe("choosing and uploading an image", () => {
   for (const screen of SCREENS) {
     it(`names and previews the file, drops a stale error, and uploads once (${screen.name})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl);
-      await signIn(site, server.config.publicUrl, member.token);
+      const site = await open({ signedIn: member.token });
       const { page } = site;
       await page.setViewportSize(screen.size);
       for (const target of [
@@ -103,8 +95,7 @@ describe("choosing and uploading an image", () => {
 describe("the create-post form", () => {
   for (const screen of SCREENS) {
     it(`takes one post however often it is sent (${screen.name})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl);
-      await signIn(site, server.config.publicUrl, member.token);
+      const site = await open({ signedIn: member.token });
       const { page } = site;
       await page.setViewportSize(screen.size);
       await page.goto("/posts/create-post");
@@ -142,7 +133,7 @@ describe("the create-post form", () => {
 describe("a refused form says why beside itself", () => {
   for (const screen of SCREENS) {
     it(`on sign-in and sign-up, and the profile dialog lines up (${screen.name})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl);
+      const site = await open();
       const { page } = site;
       await page.setViewportSize(screen.size);
       const formOf = (button: string) =>
@@ -181,7 +172,7 @@ describe("a refused form says why beside itself", () => {
   }
 
   it("without JavaScript, in the page the server answers", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const site = await open({ javaScriptEnabled: false });
     const { page } = site;
     await page.goto("/login");
     await page.getByLabel("Email").fill(member.email);

@@ -2,21 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, signIn, openBrowserSite } from "./browser.js";
 import { backgrounds, cellFits, isRed, overflowOf, overflowsOf, SCREENS } from "./measure.js";
 
 const {
   server,
   api,
   admin,
-  browser,
+  open,
   users: { writer },
 } = await openBrowserSite({ users: { writer: { username: "Wordsworthian12" } } });
 
@@ -60,8 +53,7 @@ describe("long words and links in what people write", () => {
 
   for (const screen of SCREENS) {
     it(`never make a page wider than the screen, nor run past a box (${screen.name})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl);
-      await signIn(site, server.config.publicUrl, admin.token);
+      const site = await open({ signedIn: admin.token });
       const { page } = site;
       await page.setViewportSize(screen.size);
       for (const path of pages()) {
@@ -87,8 +79,7 @@ describe("long words and links in what people write", () => {
 describe("buttons say what they do", () => {
   for (const screen of SCREENS) {
     it(`a delete looks dangerous, Cancel secondary, and table actions fit their cells (${screen.name})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl);
-      await signIn(site, server.config.publicUrl, admin.token);
+      const site = await open({ signedIn: admin.token });
       const { page } = site;
       await page.setViewportSize(screen.size);
       for (const table of ["users-table", "posts-table", "categories-table", "comments-table"]) {
@@ -134,7 +125,7 @@ describe("buttons say what they do", () => {
 
 describe("the menu on a phone without JavaScript", () => {
   it("opens as a page, from which every category and the account are reachable", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const site = await open({ javaScriptEnabled: false });
     const { page } = site;
     await page.setViewportSize(SCREENS[1].size);
     await page.goto("/posts");
@@ -162,8 +153,7 @@ describe("the menu on a phone without JavaScript", () => {
   });
 
   it("is the same page, accessible, for a reader with JavaScript", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { phone: true });
-    await signIn(site, server.config.publicUrl, admin.token);
+    const site = await open({ phone: true, signedIn: admin.token });
     const { page } = site;
     await page.goto("/menu");
     const menu = page.getByRole("navigation", { name: "Menu" });

@@ -8,9 +8,7 @@ import { addComment, addPost } from "../support/post-fixtures.js";
 import {
   expectAccessible,
   expectNoProblems,
-  openSite,
   shows,
-  signIn,
   type Watched,
   openBrowserSite,
 } from "./browser.js";
@@ -24,7 +22,7 @@ const {
   server,
   api,
   admin,
-  browser,
+  open,
   users: { member },
 } = await openBrowserSite({
   users: { member: { username: "margaretha" } },
@@ -61,8 +59,7 @@ beforeAll(async () => {
 });
 
 async function site(options: { phone?: boolean; as?: TestUser; dark?: boolean } = {}) {
-  const watched = await openSite(browser, server.config.publicUrl, { phone: options.phone });
-  if (options.as) await signIn(watched, server.config.publicUrl, options.as.token);
+  const watched = await open({ phone: options.phone, signedIn: options.as?.token });
   if (options.dark) {
     await watched.context.addCookies([
       { name: "theme", value: "dark", url: server.config.publicUrl },

@@ -2,13 +2,12 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, it } from "vitest";
 import { type TestUser } from "../support/factories.js";
 import { addPost } from "../support/post-fixtures.js";
-import { openSite, shows, signIn, openBrowserSite } from "./browser.js";
+import { shows, openBrowserSite } from "./browser.js";
 
 const {
-  server,
   api,
   admin,
-  browser,
+  open,
   users: { author },
 } = await openBrowserSite({ users: ["author"], categories: ["Notes"] });
 
@@ -23,8 +22,7 @@ async function asUser(
   path: string,
   check: (page: Page) => Promise<void>,
 ) {
-  const site = await openSite(browser, server.config.publicUrl);
-  if (user) await signIn(site, server.config.publicUrl, user.token);
+  const site = await open({ signedIn: user?.token });
   await site.page.goto(path);
   await check(site.page);
   await site.context.close();

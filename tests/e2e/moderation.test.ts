@@ -2,14 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildUser, type TestUser } from "../support/factories.js";
 import { postForm } from "../support/form-post.js";
 import { addComment, addPost } from "../support/post-fixtures.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 import { withinScreen } from "./measure.js";
 
 /** Conversations and moderation (DESIGN.md 9), as members and an admin go through them. */
@@ -17,7 +10,7 @@ const {
   server,
   api,
   admin,
-  browser,
+  open,
   users: { writer, reader },
 } = await openBrowserSite({
   users: { writer: { username: "writer" }, reader: { username: "reader" } },
@@ -40,8 +33,7 @@ describe("replies", () => {
       const first = await addComment(api, reader, post._id, "Which tram did you take?");
       for (const n of [1, 2, 3, 4, 5])
         await reply(writer, post._id, first._id, `Answer ${String(n)}`);
-      const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled });
-      await signIn(site, server.config.publicUrl, reader.token);
+      const site = await open({ javaScriptEnabled, signedIn: reader.token });
       const { page } = site;
       await page.goto(`/posts/details/${post._id}`);
 
@@ -78,7 +70,7 @@ describe("replies", () => {
     await reply(writer, post._id, first._id, "Manteigaria");
     const deleted = await api.delete(`/api/comments/${first._id}`, { token: reader.token });
     expect(deleted.status).toBe(200);
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     await site.page.goto(`/posts/details/${post._id}`);
     await shows(site.page.getByText("This comment was deleted"));
     await shows(site.page.getByText("Manteigaria"));
@@ -92,14 +84,12 @@ describe("suspension", () => {
   it("ends the member's session at once and refuses their sign-in until restored", async () => {
     const member = await buildUser(server, api, { username: "troll" });
     const post = await addPost(api, writer, { title: "Sintra", category: "Travel" });
-    const memberSite = await openSite(browser, server.config.publicUrl);
-    await signIn(memberSite, server.config.publicUrl, member.token);
+    const memberSite = await open({ signedIn: member.token });
     await memberSite.page.goto(`/posts/details/${post._id}`);
     await shows(memberSite.page.getByLabel("Your comment"));
 
     // On a phone (issue 33): the users table is a list of cards there, nothing cut or broken.
-    const adminSite = await openSite(browser, server.config.publicUrl, { phone: true });
-    await signIn(adminSite, server.config.publicUrl, admin.token);
+    const adminSite = await open({ phone: true, signedIn: admin.token });
     await adminSite.page.goto("/admin-dashboard/users-table");
     const row = adminSite.page.getByRole("row").filter({ hasText: "troll" });
     await shows(row);
@@ -167,8 +157,7 @@ describe("reports", () => {
     const post = await addPost(api, writer, { title: "Madeira", category: "Travel" });
     await addComment(api, writer, post._id, "Levadas are the best walks");
     await addComment(api, writer, post._id, "Buy cheap levada tours here");
-    const memberSite = await openSite(browser, server.config.publicUrl);
-    await signIn(memberSite, server.config.publicUrl, reader.token);
+    const memberSite = await open({ signedIn: reader.token });
     const { page } = memberSite;
     // With JavaScript on, a report is answered in place: no page is posted or loaded for it.
     const documents: string[] = [];
@@ -214,8 +203,7 @@ describe("reports", () => {
     await shows(profile.getByText("Thank you, your report was received"));
     await expectAccessible(page);
 
-    const adminSite = await openSite(browser, server.config.publicUrl);
-    await signIn(adminSite, server.config.publicUrl, admin.token);
+    const adminSite = await open({ signedIn: admin.token });
     await adminSite.page.goto("/admin-dashboard");
     await adminSite.page.getByRole("link", { name: "Reports" }).click();
     const row = (text: string) => adminSite.page.getByRole("row").filter({ hasText: text });
@@ -244,8 +232,7 @@ describe("reports", () => {
   it("a report sent without JavaScript comes back to the page, and never to another site", async () => {
     const post = await addPost(api, writer, { title: "Azores", category: "Travel" });
     const member = await buildUser(server, api);
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
-    await signIn(site, server.config.publicUrl, member.token);
+    const site = await open({ javaScriptEnabled: false, signedIn: member.token });
     await site.page.goto(`/posts/details/${post._id}`);
     const likes = site.page.getByRole("region", { name: "Likes" });
     await likes.getByText("Report", { exact: true }).click();
@@ -287,8 +274,7 @@ describe("reports", () => {
       username: `spam${Math.random().toString(36).slice(2, 7)}`,
     });
     const post = await addPost(api, spammer, { title: "Cheap flights!!!", category: "Travel" });
-    const memberSite = await openSite(browser, server.config.publicUrl);
-    await signIn(memberSite, server.config.publicUrl, reader.token);
+    const memberSite = await open({ signedIn: reader.token });
     await memberSite.page.goto(`/posts/details/${post._id}`);
     const likes = memberSite.page.getByRole("region", { name: "Likes" });
     await likes.getByText("Report", { exact: true }).click();
@@ -298,8 +284,7 @@ describe("reports", () => {
     // Nothing to press twice.
     expect(await likes.getByRole("button", { name: "Send report" }).count()).toBe(0);
 
-    const adminSite = await openSite(browser, server.config.publicUrl);
-    await signIn(adminSite, server.config.publicUrl, admin.token);
+    const adminSite = await open({ signedIn: admin.token });
     await adminSite.page.goto("/admin-dashboard/reports-table");
     const row = adminSite.page.getByRole("row").filter({ hasText: "Cheap flights!!!" });
     // "By" names who reported it; the author has a column of their own.
@@ -310,7 +295,7 @@ describe("reports", () => {
     await row.getByRole("button", { name: `Suspend ${spammer.username}` }).click();
     await shows(adminSite.page.getByText("Author suspended"));
 
-    const spammerSite = await openSite(browser, server.config.publicUrl);
+    const spammerSite = await open();
     await spammerSite.page.goto("/login");
     await spammerSite.page.getByLabel("Email", { exact: true }).fill(spammer.email);
     await spammerSite.page.getByLabel("Password", { exact: true }).fill(spammer.password);

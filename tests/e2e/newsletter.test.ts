@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { subscriptionLinks } from "../../core/newsletter/subscriptions.js";
 import { lastMailTo } from "../support/mail.js";
-import { expectAccessible, expectNoProblems, openSite, shows, openBrowserSite } from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
 // A newsletter's mailed links in a phone's browser (decision 028): the confirmation page and the
 // unsubscribe page change nothing when opened; their buttons do, without a session, with or
 // without JavaScript.
-const { server, api, browser } = await openBrowserSite({});
+const { server, api, open } = await openBrowserSite({});
 
 const statusOf = async (email: string) =>
   (
@@ -25,7 +25,7 @@ describe("a newsletter's mailed links", () => {
     const confirm = mail.links.find((link) => link.includes("/newsletter/confirm/"));
     if (!confirm) throw new Error("no confirmation link");
 
-    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    const site = await open({ phone: true });
     const { page } = site;
     await page.goto(new URL(confirm).pathname);
     await shows(page.getByRole("heading", { name: "Confirm your subscription?" }));
@@ -52,7 +52,7 @@ describe("a newsletter's mailed links", () => {
     await site.context.close();
 
     // A link that is not one says so.
-    const stray = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const stray = await open({ javaScriptEnabled: false });
     const answer = await stray.page.goto(`${new URL(links.unsubscribePage).pathname}x`);
     expect(answer?.status()).toBe(404);
     await shows(stray.page.getByRole("heading", { name: "This unsubscribe link is not valid" }));
@@ -65,7 +65,7 @@ describe("a newsletter's mailed links", () => {
     const mail = await lastMailTo(server.config.dataDir, email);
     const confirm = mail.links.find((link) => link.includes("/newsletter/confirm/"));
     if (!confirm) throw new Error("no confirmation link");
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const site = await open({ javaScriptEnabled: false });
     await site.page.goto(new URL(confirm).pathname);
     await site.page.getByRole("button", { name: "Confirm subscription" }).click();
     await shows(site.page.getByRole("heading", { name: "You are subscribed" }));

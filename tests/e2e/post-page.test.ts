@@ -2,19 +2,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { addPost } from "../support/post-fixtures.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
 const {
   server,
   api,
-  browser,
+  open,
   users: { owner, reader },
 } = await openBrowserSite({
   users: { owner: { username: "owner" }, reader: { username: "reader" } },
@@ -36,7 +29,7 @@ beforeAll(async () => {
 
 describe("a post page", () => {
   it("gives a visitor the post and its comments, but no controls", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     await page.goto(postPath);
     await shows(page.getByText("No Comments Yet! Be the first one."));
@@ -49,8 +42,7 @@ describe("a post page", () => {
   });
 
   it("lets a reader like, see likers, share and comment, and edit and delete their own comment", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, reader.token);
+    const site = await open({ signedIn: reader.token });
     const { page } = site;
     await page.goto(postPath);
     for (const control of ["Edit Post", "Delete Post", "Upload"]) {
@@ -103,8 +95,7 @@ describe("a post page", () => {
   });
 
   it("lets a reader comment without JavaScript", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
-    await signIn(site, server.config.publicUrl, reader.token);
+    const site = await open({ javaScriptEnabled: false, signedIn: reader.token });
     await site.page.goto(postPath);
     await site.page.getByLabel("Your comment").fill("Posted with scripts off.");
     await site.page.getByRole("button", { name: "Comment", exact: true }).click();
@@ -113,8 +104,7 @@ describe("a post page", () => {
   });
 
   it("gives the owner no edit icons on others' comments, and lets them edit, re-image and delete the post", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, owner.token);
+    const site = await open({ signedIn: owner.token });
     const { page } = site;
     await page.goto(postPath);
     await shows(page.locator(".comment").getByText("Posted with scripts off."));
@@ -191,7 +181,7 @@ describe("a post written in Markdown", () => {
   });
 
   it("shows headings with anchors, highlighted code, a table and a task list", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     await page.goto(markdownPath);
     const method = page.getByRole("heading", { name: "Method", level: 2 });
@@ -238,7 +228,7 @@ describe("a post written in Markdown", () => {
   });
 
   it("scrolls a long line of code inside its block on a phone, not the page", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    const site = await open({ phone: true });
     const { page } = site;
     await page.goto(markdownPath);
     await shows(page.getByRole("heading", { name: "Method" }));
@@ -265,7 +255,7 @@ describe("a post written in Markdown", () => {
   });
 
   it("shows its excerpt and reading time on its card and as the page's description", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     await page.goto("/posts");
     const card = page.getByRole("article").filter({ hasText: "Bread in Markdown" });
@@ -283,8 +273,7 @@ describe("a post written in Markdown", () => {
   });
 
   it("gives its author the Markdown to edit, and shows the edit rendered", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, owner.token);
+    const site = await open({ signedIn: owner.token });
     const { page } = site;
     await page.goto(markdownPath);
     await page.getByRole("button", { name: "Edit Post" }).click();

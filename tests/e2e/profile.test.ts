@@ -3,18 +3,11 @@ import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { mailedLink } from "../support/mail.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
 const {
   server,
-  browser,
+  open,
   users: { owner, other },
 } = await openBrowserSite({
   users: { owner: { username: "maria" }, other: { username: "visitor" } },
@@ -22,8 +15,7 @@ const {
 
 describe("a profile page", () => {
   it("shows another member no owner tools", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, other.token);
+    const site = await open({ signedIn: other.token });
     await site.page.goto(`/profile/${owner.id}`);
     await shows(site.page.getByRole("heading", { name: "maria", level: 1 }));
     for (const control of ["Upload", "Update Profile", "Delete Your Account"]) {
@@ -33,8 +25,7 @@ describe("a profile page", () => {
   });
 
   it("lets the owner change the photo and the profile, and the header follows", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, owner.token);
+    const site = await open({ signedIn: owner.token });
     const { page } = site;
     await page.goto(`/profile/${owner.id}`);
     await expectAccessible(page);
@@ -111,8 +102,7 @@ describe("a profile page", () => {
       .set({ created_at: new Date(Date.now() - 60 * 60_000).toISOString() })
       .where("user_id", "=", member.id)
       .execute();
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, member.token);
+    const site = await open({ signedIn: member.token });
     const { page } = site;
     await page.goto(`/profile/${member.id}`);
     await page.getByRole("button", { name: "Update Profile" }).click();
@@ -168,8 +158,7 @@ describe("a profile page", () => {
   });
 
   it("lets the owner delete the account, then signs them out", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, owner.token);
+    const site = await open({ signedIn: owner.token });
     const { page } = site;
     await page.goto(`/profile/${owner.id}`);
     await page.getByRole("button", { name: "Delete Your Account" }).click();

@@ -4,20 +4,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { client } from "../support/http.js";
 import { filesOfImage } from "../support/images.js";
 import { addComment, addPost } from "../support/post-fixtures.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, signIn, openBrowserSite } from "./browser.js";
 import { backgrounds, SCREENS } from "./measure.js";
 
 const {
   server,
   api,
-  browser,
+  open,
   users: { author, commenter },
 } = await openBrowserSite({
   users: { author: { username: "keeper" }, commenter: { username: "sailor" } },
@@ -62,8 +55,7 @@ beforeAll(async () => {
 describe("what readers expect from a post page", () => {
   for (const screen of SCREENS) {
     it(`names its cover, presents its author, counts its comments and links their authors (${screen.name})`, async () => {
-      const site = await openSite(browser, server.config.publicUrl);
-      await signIn(site, server.config.publicUrl, author.token);
+      const site = await open({ signedIn: author.token });
       const { page } = site;
       await page.setViewportSize(screen.size);
       await page.goto("/");
@@ -94,7 +86,7 @@ describe("what readers expect from a post page", () => {
   }
 
   it("copies its link from the share menu", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     await site.context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await signIn(site, server.config.publicUrl, commenter.token);
     const { page } = site;
@@ -115,7 +107,7 @@ describe("what readers expect from a post page", () => {
   for (const screen of SCREENS) {
     it(`keeps a missing cover's frame, tinted and titled (${screen.name})`, async () => {
       const lostId = await postWithLostImage();
-      const site = await openSite(browser, server.config.publicUrl);
+      const site = await open();
       const { page } = site;
       await page.setViewportSize(screen.size);
       for (const path of ["/", `/posts/details/${lostId}`]) {

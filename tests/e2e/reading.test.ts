@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../bench/seed.js";
 import { client } from "../support/http.js";
-import { expectAccessible, expectNoProblems, openSite, shows, openBrowserSite } from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
-const { server, browser } = await openBrowserSite({});
+const { server, open } = await openBrowserSite({});
 
 interface Listed {
   _id: string;
@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 describe("a visitor reading the site", () => {
   it("browses home, the posts pages, a post, its category and an author", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
 
     await page.goto("/");
@@ -80,7 +80,7 @@ describe("a visitor reading the site", () => {
   });
 
   it("opens the categories dropdown on hover and on keyboard focus", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     await page.goto("/");
     const categories = (await client(server.url).get<{ title: string }[]>("/api/categories")).body;
@@ -98,7 +98,7 @@ describe("a visitor reading the site", () => {
   });
 
   it("shows the 404 page with a 404 status for an unknown path and an unknown post", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     for (const path of ["/no/such/page", "/posts/details/00000000-0000-4000-8000-000000000000"]) {
       const response = await page.goto(path);
@@ -112,7 +112,7 @@ describe("a visitor reading the site", () => {
   });
 
   it("renders the reading pages with JavaScript turned off", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const site = await open({ javaScriptEnabled: false });
     const { page } = site;
     await page.goto("/posts?page=2");
     expect(await page.locator(".post-card").count()).toBe(6);

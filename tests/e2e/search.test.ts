@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildUser } from "../support/factories.js";
 import { addPost } from "../support/post-fixtures.js";
-import { expectAccessible, expectNoProblems, openSite, shows, openBrowserSite } from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
 /** Searching from the header: suggestions, the results page, and the same without JavaScript. */
-const { server, api, browser } = await openBrowserSite({ categories: ["Travel"] });
+const { server, api, open } = await openBrowserSite({ categories: ["Travel"] });
 
 let lighthouseId: string;
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 describe("the header's search box", () => {
   it("suggests posts while typing, and opens the one picked with the keyboard", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     await page.goto("/");
     const box = page.getByRole("combobox", { name: "Search posts" });
@@ -73,7 +73,7 @@ describe("the header's search box", () => {
   });
 
   it("keeps what was typed before the page's script arrived", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     // The scripts are held back until the reader has typed, as on a slow connection.
     let release = () => {};
@@ -98,7 +98,7 @@ describe("the header's search box", () => {
   });
 
   it("searches on Enter and shows the results page with the matches marked", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     await page.goto("/posts");
     const box = page.getByRole("combobox", { name: "Search posts" });
@@ -122,7 +122,7 @@ describe("the header's search box", () => {
 
 describe("the results page", () => {
   it("works without JavaScript: the header form, highlights and pages", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
+    const site = await open({ javaScriptEnabled: false });
     const { page } = site;
     await page.goto("/");
     const box = page.getByRole("combobox", { name: "Search posts" });
@@ -145,7 +145,7 @@ describe("the results page", () => {
   });
 
   it("says clearly what is wrong with a blank, overlong or empty search, and when nothing matches", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     const cases: [string, string][] = [
       ["/search?q=%20", "Search text is required"],

@@ -2,16 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../bench/seed.js";
 import { buildUser, type TestUser } from "../support/factories.js";
 import { client } from "../support/http.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
-const { server, browser } = await openBrowserSite({});
+const { server, open } = await openBrowserSite({});
 
 let member: TestUser;
 
@@ -28,8 +21,7 @@ beforeAll(async () => {
 
 describe("the side menu on a phone", () => {
   it("opens from the menu button and by a swipe, and closes on Escape, the backdrop and a link", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { phone: true });
-    await signIn(site, server.config.publicUrl, member.token);
+    const site = await open({ phone: true, signedIn: member.token });
     const { page } = site;
     await page.goto("/");
     expect(await page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(false);
@@ -76,7 +68,7 @@ describe("the side menu on a phone", () => {
   });
 
   it("offers a scroll-to-top button once the page has scrolled past 150 px", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    const site = await open({ phone: true });
     const { page } = site;
     await page.goto("/posts");
     const button = page.getByRole("button", { name: "Scroll to top" });
@@ -96,7 +88,7 @@ describe("the side menu on a phone", () => {
 
 describe("form messages", () => {
   it("checks the login form before sending it", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     const { page } = site;
     await page.goto("/login");
     await page.getByRole("button", { name: "Login" }).click();
@@ -109,8 +101,7 @@ describe("form messages", () => {
   });
 
   it("refuses an image over 7,000,000 bytes on the create-post form", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, member.token);
+    const site = await open({ signedIn: member.token });
     const { page } = site;
     await page.goto("/posts/create-post");
     await page

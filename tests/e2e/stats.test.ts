@@ -6,9 +6,7 @@ import { addComment, addPost, toggleLikeOf, type PostDetail } from "../support/p
 import {
   expectAccessible,
   expectNoProblems,
-  openSite,
   shows,
-  signIn,
   type Watched,
   openBrowserSite,
 } from "./browser.js";
@@ -22,7 +20,7 @@ const {
   server,
   api,
   admin,
-  browser,
+  open,
   users: { writer, neighbour },
 } = await openBrowserSite({
   app: { viewFlushMs: 100 },
@@ -89,11 +87,11 @@ async function openAs(
   user: TestUser | undefined,
   options: { theme?: Theme; screen?: (typeof SCREENS)[number]; javaScriptEnabled?: boolean } = {},
 ) {
-  const site = await openSite(browser, server.config.publicUrl, {
+  const site = await open({
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    signedIn: user?.token,
   });
   await site.page.setViewportSize((options.screen ?? SCREENS[0]).size);
-  if (user) await signIn(site, server.config.publicUrl, user.token);
   if (options.theme) {
     // The other theme for the system, so the page's own choice is what shows.
     await site.page.emulateMedia({ colorScheme: options.theme === "dark" ? "light" : "dark" });

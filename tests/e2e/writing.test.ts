@@ -3,32 +3,24 @@ import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { addPost } from "../support/post-fixtures.js";
-import {
-  expectAccessible,
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  openBrowserSite,
-} from "./browser.js";
+import { expectAccessible, expectNoProblems, shows, signIn, openBrowserSite } from "./browser.js";
 
 const {
   server,
-  browser,
+  open,
   users: { author },
 } = await openBrowserSite({ users: ["author"], categories: ["Travel"] });
 
 describe("creating a post", () => {
   it("sends visitors home", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
+    const site = await open();
     await site.page.goto("/posts/create-post");
     expect(new URL(site.page.url()).pathname).toBe("/");
     await site.context.close();
   });
 
   it("checks every field, then publishes and goes home", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ signedIn: author.token });
     const { page } = site;
     await page.goto("/posts/create-post");
     await expectAccessible(page);
@@ -74,8 +66,7 @@ describe("creating a post", () => {
   });
 
   it("publishes a body written in Markdown, rendered", async () => {
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ signedIn: author.token });
     const { page } = site;
     await page.goto("/posts/create-post");
     await page.getByLabel("Post Title").fill("Packing list");
@@ -117,8 +108,7 @@ describe("creating a post", () => {
   });
 
   it("tags a post, with a summary for search engines, and finds it on its tag's page (phone)", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { phone: true });
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ phone: true, signedIn: author.token });
     const { page } = site;
     await page.goto("/posts/create-post");
     await page.getByLabel("Post Title").fill("Sleeper trains of Europe");
@@ -182,8 +172,7 @@ describe("creating a post", () => {
   });
 
   it("works without JavaScript", async () => {
-    const site = await openSite(browser, server.config.publicUrl, { javaScriptEnabled: false });
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ javaScriptEnabled: false, signedIn: author.token });
     const { page } = site;
     await page.goto("/posts/create-post");
     await page.getByLabel("Post Title").fill("Written with scripts off");
@@ -210,8 +199,7 @@ describe("the full editor", () => {
       description: "We sailed at nine.\nThe sea was calm.",
       tags: "ferries",
     });
-    const site = await openSite(browser, server.config.publicUrl);
-    await signIn(site, server.config.publicUrl, author.token);
+    const site = await open({ signedIn: author.token });
     const { page } = site;
     await page.goto(`/posts/details/${post._id}`);
     await page.getByRole("link", { name: "Edit in editor" }).click();
@@ -249,7 +237,7 @@ describe("the full editor", () => {
     expect(now.title).toBe("Night ferry to Bergen");
     expect(now.tags).toEqual(["ferries"]);
     // Nobody else has an editor for it.
-    const other = await openSite(browser, server.config.publicUrl);
+    const other = await open();
     const stranger = await buildUser(server, api);
     await signIn(other, server.config.publicUrl, stranger.token);
     expect((await other.page.goto(`/posts/edit/${post._id}`))?.status()).toBe(404);

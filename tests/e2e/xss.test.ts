@@ -3,14 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bodyColumns } from "../../core/posts/body.js";
 import { pngImage } from "../support/images.js";
 import { addComment, addPost, postRows, type PostDetail } from "../support/post-fixtures.js";
-import {
-  expectNoProblems,
-  openSite,
-  shows,
-  signIn,
-  type Watched,
-  openBrowserSite,
-} from "./browser.js";
+import { expectNoProblems, shows, type Watched, openBrowserSite } from "./browser.js";
 
 // Issue 7, point 5: script in every field people write (post title and description, comment,
 // username, bio, social link, category title) stays text on every page that shows it. Each page
@@ -64,7 +57,7 @@ const {
   server,
   api,
   admin,
-  browser,
+  open,
   users: { member },
 } = await openBrowserSite({ users: ["member"], categories: ["Plain"] });
 
@@ -170,13 +163,12 @@ async function visit(site: Watched, path: string, texts: string[]) {
 }
 
 /** A watched browser that fails on any dialog (alert, confirm, prompt) a payload might open. */
-async function open(bypassCSP: boolean, token?: string) {
-  const site = await openSite(browser, server.config.publicUrl, { bypassCSP });
+async function openPage(bypassCSP: boolean, token?: string) {
+  const site = await open({ bypassCSP, signedIn: token });
   site.page.on("dialog", (dialog) => {
     site.problems.push(`a dialog opened: ${dialog.message()}`);
     void dialog.dismiss();
   });
-  if (token) await signIn(site, server.config.publicUrl, token);
   return site;
 }
 
@@ -187,7 +179,7 @@ describe.each([
   { mode: "with CSP switched off in the browser", bypassCSP: true },
 ])("hostile text, $mode", ({ bypassCSP }) => {
   it("stays text on the public pages", async () => {
-    const site = await open(bypassCSP);
+    const site = await openPage(bypassCSP);
     await visit(site, "/", [visibleTitle]);
     await visit(site, "/posts", [visibleTitle]);
     await visit(site, `/posts/details/${post._id}`, [
@@ -203,7 +195,7 @@ describe.each([
   });
 
   it("stays text on the owner's pages and in forms filled with it", async () => {
-    const site = await open(bypassCSP, member.token);
+    const site = await openPage(bypassCSP, member.token);
     // Profiles are for signed-in readers; the owner's own view has the most on it.
     await visit(site, `/profile/${member.id}`, [PAYLOADS.username]);
     await shows(site.page.getByText(PAYLOADS.bio, { exact: true }));
@@ -225,7 +217,7 @@ describe.each([
   });
 
   it("stays text in the admin tables", async () => {
-    const site = await open(bypassCSP, admin.token);
+    const site = await openPage(bypassCSP, admin.token);
     for (const path of [
       "/admin-dashboard",
       "/admin-dashboard/users-table",
@@ -243,7 +235,7 @@ describe.each([
   });
 
   it("stays text when the page comes through the client router's data", async () => {
-    const site = await open(bypassCSP);
+    const site = await openPage(bypassCSP);
     const { page } = site;
     await page.goto("/");
     await page.waitForLoadState("networkidle");
@@ -255,7 +247,7 @@ describe.each([
   });
 
   it("stays text in the editor's preview, and a script is refused there too", async () => {
-    const site = await open(bypassCSP, member.token);
+    const site = await openPage(bypassCSP, member.token);
     const { page } = site;
     await page.goto("/posts/create-post");
     const preview = page.getByRole("tabpanel", { name: "Preview" });
@@ -307,7 +299,7 @@ describe("a script in a Markdown body", () => {
   });
 
   it("is refused by the create-post page and the edit form, the reason under the field", async () => {
-    const site = await open(false, member.token);
+    const site = await openPage(false, member.token);
     const { page } = site;
     const before = await postRows(server);
     await page.goto("/posts/create-post");
