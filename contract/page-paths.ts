@@ -33,6 +33,15 @@ export const apiTokensPath = `/settings#${API_TOKENS_ANCHOR}`;
 /** Where a password reset starts. */
 export const forgotPasswordPath = "/forgot-password";
 
+/** Where subscribe forms post, and the page that answers them without JavaScript (decision 028). */
+export const newsletterSubscribePath = "/newsletter/subscribe";
+
+/** An owner's subscribers: a writer's own, or every one for an admin (decision 028). */
+export const newsletterSubscribersPath = "/newsletter/subscribers";
+
+/** An author's public page, for everyone (DESIGN.md 11, "Public author pages"). */
+export const authorPath = (username: string) => `/@${encodeURIComponent(username)}`;
+
 /** A newsletter subscription's confirmation page (decision 028). */
 export const newsletterConfirmPath = (id: string, token: string) =>
   `/newsletter/confirm/${encodeURIComponent(id)}/${encodeURIComponent(token)}`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { POST_STATUSES } from "./content.js";
 import { REPORT_ACTIONS, REPORT_REASONS } from "./moderation.js";
+import { SUBSCRIPTION_STATUSES } from "./newsletter.js";
 import { SOCIAL_NETWORKS } from "./users.js";
 
 /**
@@ -324,6 +325,9 @@ export const SiteSettingsSchema = named(
         facebook: z.string().optional(),
       })
       .describe("The footer's social links: only the networks that have one"),
+    newsletterDefault: z
+      .enum(["send", "none"])
+      .describe("A new post's `newsletter` when its writer does not say"),
   }),
 );
 
@@ -511,9 +515,16 @@ export const PostStatsSchema = named(
     referrers: z.array(ReferrerSchema).describe("Most readers first, 20 at most"),
   }),
 );
+const newSubscribers = count.describe(
+  "Subscriptions that became active that day (confirmed, or imported with consent)",
+);
 export const MyStatsSchema = named(
   "MyStats",
   PostStatsSchema.extend({
+    subscribers: count.describe("Active subscriptions to the caller as a writer, now"),
+    daily: z
+      .array(StatsDaySchema.extend({ subscribers: newSubscribers }))
+      .describe("One entry a day, zeros included, oldest first"),
     posts: z
       .array(z.object({ _id: id, title: z.string(), views: count }))
       .describe("The caller's posts read in the range, most viewed first, 50 at most"),
@@ -526,8 +537,56 @@ export const SiteStatsSchema = named(
     signups: count,
     posts: count.describe("Posts published in the range"),
     comments: count,
+    subscribers: count.describe(
+      "Active subscriptions now, the site's and every writer's (an address once per scope)",
+    ),
     daily: z
-      .array(StatsDaySchema.extend({ signups: count, posts: count, comments: count }))
+      .array(
+        StatsDaySchema.extend({
+          signups: count,
+          posts: count,
+          comments: count,
+          subscribers: newSubscribers,
+        }),
+      )
       .describe("One entry a day, zeros included, oldest first"),
+  }),
+);
+
+/** One subscription as its owners see it (DESIGN.md 11, "Newsletters"). */
+export const SubscriptionSchema = named(
+  "Subscription",
+  z.object({
+    _id: id,
+    email: z.string().describe("The address, lowercased"),
+    scope: z.enum(["site", "author"]).describe("Every post of the site, or one writer's"),
+    authorId: z.string().optional().describe("The writer: on a writer's subscription only"),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    createdAt: time.describe("When it was asked for (or last asked for again)"),
+  }),
+);
+
+export const SubscriberListSchema = named(
+  "SubscriberList",
+  z.object({
+    total: count.describe("How many match, on every page"),
+    subscribers: z.array(SubscriptionSchema).describe("Newest first, 20 a page"),
+  }),
+);
+
+export const SubscriberImportSchema = named(
+  "SubscriberImport",
+  z.object({
+    imported: count.describe(
+      "Subscribed (with consent) or sent a confirmation (without); waiting ones confirmed",
+    ),
+    skipped: z
+      .array(
+        z.object({
+          line: z.number().int().min(2).describe("The line of the file the row starts on"),
+          reason: z.string(),
+        }),
+      )
+      .describe("The rows left out, in the file's order"),
   }),
 );

@@ -27,6 +27,8 @@ export type LimitName =
   | "search"
   | "unsubscribe"
   | "subscribe"
+  | "subscriberImport"
+  | "testMail"
   | "security"
   | "integrations";
 

@@ -111,6 +111,10 @@ export const SiteSettingsSchema = z.object({
    * is.
    */
   requireAdminSecondFactor: flag.optional(),
+  /** A new post's `newsletter` when its writer does not say (decision 028). Left out: as it is. */
+  newsletterDefault: z
+    .enum(["send", "none"], { error: 'Newsletter default must be "send" or "none"' })
+    .optional(),
 });
 
 export type SiteSettingsInput = z.output<typeof SiteSettingsSchema>;
@@ -125,4 +129,6 @@ export interface PublicSiteSettings {
   logo: { url: string; width?: number; height?: number } | null;
   /** The footer's social links: only the networks that have one. */
   socialLinks: Partial<Record<SocialNetwork, string>>;
+  /** A new post's `newsletter` when its writer does not say (decision 028). */
+  newsletterDefault: "send" | "none";
 }

@@ -1,3 +1,4 @@
+import type * as MailTemplates from "./newsletter/newsletter-mail.js";
 import type { Kysely } from "kysely";
 import type { ReadWorker } from "../db/read-worker.js";
 import type { Database } from "../db/schema.js";
@@ -62,6 +63,12 @@ export interface CoreDeps {
   webhooks?: WebhookSettings;
   /** Newsletter mails a minute from this instance (NEWSLETTER_RATE; decision 028). */
   newsletterRate?: number;
+  /**
+   * The newsletter's mail templates (React Email and the CSS inliner), loaded with the first mail
+   * rather than with the server. The host loads them: a dynamic import in core would land in the
+   * site's bundle, which then costs memory to load (decision 028).
+   */
+  mailTemplates: () => Promise<typeof MailTemplates>;
   /** Whether accounts in their first day get the lower hourly allowances of core/spam. */
   newAccountBrakes: boolean;
   /** Told what a service let go of without failing the request (see `discardImages`). */

@@ -36,6 +36,8 @@ import { integrations } from "./migrations/022-integrations.js";
 import { stats } from "./migrations/023-stats.js";
 import { outbox } from "./migrations/024-outbox.js";
 import { newsletter } from "./migrations/025-newsletter.js";
+import { newsletterDefault } from "./migrations/026-newsletter-default.js";
+import { subscriberLists } from "./migrations/027-subscriber-lists.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -105,6 +107,8 @@ const migrations: MigrationProvider = {
       "023-stats": stats,
       "024-outbox": outbox,
       "025-newsletter": newsletter,
+      "026-newsletter-default": newsletterDefault,
+      "027-subscriber-lists": subscriberLists,
     }),
 };
 

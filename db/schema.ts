@@ -281,6 +281,8 @@ export interface SiteSettingsTable {
   logo_height: number | null;
   /** 1: admins act as admins only with two-factor sign-in or a passkey (decision 024). */
   require_admin_second_factor: Generated<number>;
+  /** A new post's `newsletter` when its writer does not say (decision 028). */
+  newsletter_default: Generated<"send" | "none">;
   updated_at: string;
 }
 

@@ -187,6 +187,8 @@ export function buildDeps(
       }),
     newAccountBrakes: config.newAccountLimits,
     newsletterRate: config.newsletterRate,
+    // React Email and the CSS inliner load with the first mail, not with the server.
+    mailTemplates: () => import("../core/newsletter/newsletter-mail.js"),
     webhooks: {
       allowPrivate: config.webhookAllowPrivate,
       timeoutMs: options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
@@ -207,6 +209,7 @@ export function buildDeps(
     mailer: createMailer({
       smtpUrl: config.mail.smtpUrl,
       from: config.mail.from,
+      dkim: config.mail.dkim,
       outboxDir: path.join(config.dataDir, "mail"),
       onOutbox: (file, message) => {
         server.log.info({ file, link: message.link }, "mail written to the outbox");

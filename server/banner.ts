@@ -35,9 +35,12 @@ export function startBanner(
   const images = config.s3
     ? `S3 bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ""}`
     : `${dataDir}${path.sep}uploads`;
-  const mail = config.mail.smtpUrl
-    ? `sent through ${withoutCredentials(config.mail.smtpUrl)}`
-    : `written to ${dataDir}${path.sep}mail (no SMTP_URL; links are also logged)`;
+  const { dkim } = config.mail;
+  const mail =
+    (config.mail.smtpUrl
+      ? `sent through ${withoutCredentials(config.mail.smtpUrl)}`
+      : `written to ${dataDir}${path.sep}mail (no SMTP_URL; links are also logged)`) +
+    (dkim ? `, DKIM-signed (${dkim.keySelector}._domainkey.${dkim.domainName})` : "");
   const lines = [
     "",
     `  ${config.site.title} is running at ${config.publicUrl}`,

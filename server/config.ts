@@ -1,3 +1,5 @@
+import { createPrivateKey } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { EMAIL_PATTERN, STRONG_PASSWORD_PATTERN } from "../contract/auth.js";
@@ -67,6 +69,40 @@ const corsOrigins = optional.transform((value, context) => {
   return origins;
 });
 
+const DOMAIN_NAME =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])$/i;
+const DKIM_SELECTOR =
+  /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/**
+ * DKIM_PRIVATE_KEY: the PEM text itself (real line breaks or `\n`, as .env files write them) or
+ * the path of a file holding it. Returns the PEM, or a problem to report.
+ */
+function dkimPrivateKey(value: string): { pem: string } | { problem: string } {
+  let pem = value.includes("-----BEGIN") ? value.replace(/\\n/g, "\n") : undefined;
+  if (pem === undefined) {
+    try {
+      pem = readFileSync(path.resolve(value), "utf8");
+    } catch {
+      return {
+        problem: `DKIM_PRIVATE_KEY: must be a PEM private key or the path of a file holding one; cannot read ${value}`,
+      };
+    }
+  }
+  try {
+    // Signed rsa-sha256, the one algorithm every receiver checks.
+    if (createPrivateKey(pem).asymmetricKeyType !== "rsa") {
+      return { problem: "DKIM_PRIVATE_KEY: must be an RSA private key" };
+    }
+  } catch {
+    return {
+      problem:
+        "DKIM_PRIVATE_KEY: is not an unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)",
+    };
+  }
+  return { pem };
+}
+
 const EnvSchema = z.object({
   PORT: z.preprocess(
     blankAsUnset,
@@ -92,6 +128,14 @@ const EnvSchema = z.object({
   }),
   SMTP_URL: url(["smtp:", "smtps:"], "smtp://user:password@smtp.example.com:587"),
   MAIL_FROM: optional,
+  // Every mail signed with DKIM (decision 028): the three go together.
+  DKIM_DOMAIN: optional.refine((v) => v === undefined || DOMAIN_NAME.test(v), {
+    message: "must be a domain name like example.com",
+  }),
+  DKIM_SELECTOR: optional.refine((v) => v === undefined || DKIM_SELECTOR.test(v), {
+    message: "must be a selector like mail2026 (letters, digits, hyphens and dots)",
+  }),
+  DKIM_PRIVATE_KEY: optional,
   RATE_LIMITS: z.preprocess(
     blankAsUnset,
     z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
@@ -192,7 +236,7 @@ export interface Config {
   /** Origins whose pages may call /api with a bearer token (never with cookies). */
   corsOrigins: string[];
   admin: { email: string | undefined; password: string | undefined };
-  mail: { smtpUrl: string | undefined; from: string };
+  mail: { smtpUrl: string | undefined; from: string; dkim: DkimConfig | undefined };
   rateLimits: boolean;
   /** Whether accounts in their first day get lower hourly limits on posts and comments. */
   newAccountLimits: boolean;
@@ -212,6 +256,14 @@ export interface Config {
   s3: S3Config | undefined;
   site: { title: string; contactPhone: string; contactEmail: string; welcome: string };
   logLevel: string;
+}
+
+/** What signs every mail with DKIM, named as nodemailer's `dkim` option names it. */
+export interface DkimConfig {
+  domainName: string;
+  keySelector: string;
+  /** PEM text. */
+  privateKey: string;
 }
 
 export interface S3Config {
@@ -241,6 +293,33 @@ export class ConfigError extends Error {
   }
 }
 
+/** DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY: all three, or none. */
+function dkimOf(e: z.infer<typeof EnvSchema>, problems: string[]): DkimConfig | undefined {
+  const given = {
+    DKIM_DOMAIN: e.DKIM_DOMAIN,
+    DKIM_SELECTOR: e.DKIM_SELECTOR,
+    DKIM_PRIVATE_KEY: e.DKIM_PRIVATE_KEY,
+  };
+  const missing = Object.entries(given).filter(([, value]) => value === undefined);
+  if (missing.length === 3) return undefined;
+  for (const [name] of missing) {
+    problems.push(
+      `${name}: must be set to sign mail with DKIM (DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY go together)`,
+    );
+  }
+  if (!e.DKIM_DOMAIN || !e.DKIM_SELECTOR || !e.DKIM_PRIVATE_KEY) return undefined;
+  const key = dkimPrivateKey(e.DKIM_PRIVATE_KEY);
+  if ("problem" in key) {
+    problems.push(key.problem);
+    return undefined;
+  }
+  return {
+    domainName: e.DKIM_DOMAIN.toLowerCase(),
+    keySelector: e.DKIM_SELECTOR,
+    privateKey: key.pem,
+  };
+}
+
 /** Reads the environment once; a wrong value stops start-up with the variable's name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -264,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (value === undefined) problems.push(`${name}: must be set to use S3 storage`);
     }
   }
+  const dkim = dkimOf(e, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${String(e.PORT)}`).replace(/\/+$/, "");
@@ -279,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? `"${e.SITE_TITLE}" <no-reply@${new URL(publicUrl).hostname}>`,
+      dkim,
     },
     rateLimits: e.RATE_LIMITS === "on",
     newAccountLimits: e.NEW_ACCOUNT_LIMITS === "on",

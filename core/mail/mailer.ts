@@ -26,9 +26,18 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+/** Signs every message: nodemailer's `dkim` option. */
+export interface DkimOptions {
+  domainName: string;
+  keySelector: string;
+  /** PEM text. */
+  privateKey: string;
+}
+
 export interface MailerOptions {
   smtpUrl?: string | undefined;
   from: string;
+  dkim?: DkimOptions | undefined;
   outboxDir: string;
   /** Told about each outbox message so a fresh install can finish sign-up from the console. */
   onOutbox?: (file: string, message: MailMessage) => void;
@@ -64,15 +73,21 @@ function envelopeOf(message: MailMessage, from: string) {
   };
 }
 
-const outboxTransport = () => nodemailer().createTransport({ streamTransport: true, buffer: true });
+// Outbox files are signed too, so a key can be checked before any relay is set up.
+const outboxTransport = (dkim: DkimOptions | undefined) =>
+  nodemailer().createTransport({ streamTransport: true, buffer: true, ...(dkim ? { dkim } : {}) });
 
 export function createMailer(options: MailerOptions): Mailer {
-  const { smtpUrl } = options;
+  const { smtpUrl, dkim } = options;
   if (smtpUrl) {
     let transport: ReturnType<typeof nodemailerModule.createTransport> | undefined;
     return {
       async send(message) {
-        transport ??= nodemailer().createTransport(withTimeouts(smtpUrl));
+        // A URL carries no key: the transport's defaults give every message the `dkim` option.
+        transport ??= nodemailer().createTransport(
+          withTimeouts(smtpUrl),
+          dkim ? { dkim } : undefined,
+        );
         await transport.sendMail(envelopeOf(message, options.from));
       },
     };
@@ -80,7 +95,7 @@ export function createMailer(options: MailerOptions): Mailer {
   let builder: ReturnType<typeof outboxTransport> | undefined;
   return {
     async send(message) {
-      builder ??= outboxTransport();
+      builder ??= outboxTransport(dkim);
       const info = await builder.sendMail(envelopeOf(message, options.from));
       await mkdir(options.outboxDir, { recursive: true });
       const { id, date } = message.key ?? { id: newId(), date: new Date() };

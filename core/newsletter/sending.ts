@@ -94,18 +94,21 @@ export const mailSubscribers: Subscriber<"post.published"> = async (deps, event,
   };
 };
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${String(c.codePointAt(0))};`);
-
 /** The post's HTML with this site's own addresses made absolute, as a mail needs them. */
 const absolute = (html: string, base: string) =>
   html
     .replace(/(\s(?:src|href|srcset)=")\//g, `$1${base}/`)
     .replace(/(,\s*)\/uploads\//g, `$1${base}/uploads/`);
 
+/** What a mail client shows after the subject: the body's first words. */
+const previewOf = (text: string) => {
+  const words = text.replace(/\s+/g, " ").trim();
+  return words.length > 140 ? `${words.slice(0, 139).trimEnd()}…` : words;
+};
+
 /** The mail of one post to one subscriber: HTML with inline styles, and plain text. */
 async function newsletterMail(
-  deps: Pick<CoreDeps, "db" | "site" | "storage">,
+  deps: Pick<CoreDeps, "db" | "site" | "storage" | "mailTemplates">,
   post: {
     id: string;
     title: string;
@@ -116,18 +119,32 @@ async function newsletterMail(
     author: string;
   },
   subscription: { id: string; email: string; scope_key: string },
+  test = false,
 ) {
   const links = await subscriptionLinks(deps, subscription.id);
   const url = `${deps.site.publicUrl}${postPath(post.id)}`;
-  const why =
-    subscription.scope_key === "site"
+  const why = test
+    ? "This is a test: subscribers get this mail with their own unsubscribe link."
+    : subscription.scope_key === "site"
       ? `You get this because you subscribed to ${deps.site.title}.`
       : `You get this because you subscribed to ${post.author} on ${deps.site.title}.`;
-  const cover = post.image_key
-    ? `<img src="${escapeHtml(imageUrl(deps.storage, post.image_key, "lg"))}" alt="${escapeHtml(post.image_alt ?? post.title)}" width="600" style="display:block;width:100%;max-width:600px;height:auto;border-radius:8px;margin:0 0 24px">`
-    : "";
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"><title>${escapeHtml(post.title)}</title></head><body style="margin:0;padding:24px 12px;background:#ffffff;color:#1f2328;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:17px;line-height:1.6"><div style="max-width:600px;margin:0 auto">${cover}<h1 style="font-size:28px;line-height:1.25;margin:0 0 8px">${escapeHtml(post.title)}</h1><p style="margin:0 0 24px;color:#59636e">By ${escapeHtml(post.author)}</p><div>${absolute(post.html, deps.site.publicUrl)}</div><p style="margin:32px 0"><a href="${escapeHtml(url)}" style="color:#0969da">Read it on ${escapeHtml(deps.site.title)} and join the conversation</a></p><hr style="border:none;border-top:1px solid #d1d9e0"><p style="font-size:13px;color:#59636e">${escapeHtml(why)} No opens or clicks are tracked. <a href="${escapeHtml(links.unsubscribePage)}" style="color:#59636e">Unsubscribe</a></p></div></body></html>`;
-  const text = `${post.title}\nBy ${post.author}\n\n${post.body_text}\n\nRead it on ${deps.site.title}: ${url}\n\n${why}\nUnsubscribe: ${links.unsubscribePage}\n`;
+  const { renderPostMail } = await deps.mailTemplates();
+  const { html, text } = await renderPostMail({
+    siteTitle: deps.site.title,
+    title: post.title,
+    author: post.author,
+    cover: post.image_key
+      ? {
+          url: imageUrl(deps.storage, post.image_key, "lg"),
+          alt: post.image_alt ?? post.title,
+        }
+      : undefined,
+    bodyHtml: absolute(post.html, deps.site.publicUrl),
+    preview: previewOf(post.body_text),
+    readUrl: url,
+    why,
+    unsubscribeUrl: links.unsubscribePage,
+  });
   const host = new URL(deps.site.publicUrl).hostname;
   return {
     to: subscription.email,
@@ -141,6 +158,48 @@ async function newsletterMail(
       "List-Id": `${deps.site.title.replace(/[<>"]/g, "")} <newsletter.${host}>`,
     },
   };
+}
+
+/** What "Send me a test e-mail" answers. */
+export const TEST_MAIL_SENT = "A test e-mail is on its way to your inbox";
+
+/**
+ * "Send me a test e-mail" (decision 028): the post's mail as its subscribers would get it, now,
+ * whatever its status, to the address of the one asking (its writer, or an admin) alone.
+ */
+export async function sendTestNewsletter(deps: CoreDeps, actor: Actor, postId: string) {
+  const post = isId(postId)
+    ? await deps.db
+        .selectFrom("posts")
+        .innerJoin("users", "users.id", "posts.user_id")
+        .select([
+          "posts.id",
+          "posts.user_id",
+          "posts.title",
+          "posts.html",
+          "posts.body_text",
+          "posts.image_key",
+          "posts.image_alt",
+          "users.username as author",
+        ])
+        .where("posts.id", "=", postId)
+        .executeTakeFirst()
+    : undefined;
+  if (!post) throw notFound(newsletterMessages.postNotFound);
+  if (post.user_id !== actor.id && !actor.isAdmin) throw forbidden();
+  const { email } = await deps.db
+    .selectFrom("users")
+    .select("email")
+    .where("id", "=", actor.id)
+    .executeTakeFirstOrThrow();
+  const mail = await newsletterMail(
+    deps,
+    post,
+    { id: post.id, email, scope_key: post.user_id },
+    true,
+  );
+  await deps.mailer.send({ ...mail, subject: `[Test] ${post.title}` });
+  return { message: TEST_MAIL_SENT };
 }
 
 /** The SMTP reply code of a failed send, when the server gave one. */
@@ -261,23 +320,38 @@ export async function postNewsletter(
     : undefined;
   if (!post) throw notFound(newsletterMessages.postNotFound);
   if (post.user_id !== actor.id && !actor.isAdmin) throw forbidden();
-  const send = await deps.db
+  return mailingOf(deps, post.id);
+}
+
+/**
+ * How a post's mailing went, in one statement: its send (none: not sent) and its mails by status
+ * in the outbox. The caller has checked who asks.
+ */
+export async function mailingOf(
+  deps: Pick<CoreDeps, "db">,
+  postId: string,
+): Promise<PostNewsletterResponse> {
+  const rows = await deps.db
     .selectFrom("newsletter_sends")
-    .select(["started_at", "recipients"])
-    .where("post_id", "=", post.id)
-    .executeTakeFirst();
-  if (!send) return { status: "not_sent", recipients: 0, delivered: 0, failed: 0, sentAt: null };
-  const counts = await deps.db
-    .selectFrom("outbox")
-    .select(["status", (eb) => eb.fn.countAll<number | string>().as("count")])
-    .where("channel", "=", "newsletter")
-    .where("topic", "=", post.id)
-    .groupBy("status")
+    .leftJoin("outbox", (join) =>
+      join
+        .on("outbox.channel", "=", "newsletter")
+        .onRef("outbox.topic", "=", "newsletter_sends.post_id"),
+    )
+    .select((eb) => [
+      "newsletter_sends.started_at",
+      "newsletter_sends.recipients",
+      "outbox.status",
+      eb.fn.count<number | string>("outbox.id").as("count"),
+    ])
+    .where("newsletter_sends.post_id", "=", postId)
+    .groupBy(["newsletter_sends.started_at", "newsletter_sends.recipients", "outbox.status"])
     .execute();
-  const count = (status: string) => Number(counts.find((row) => row.status === status)?.count ?? 0);
-  const pending = count("pending");
+  const send = rows[0];
+  if (!send) return { status: "not_sent", recipients: 0, delivered: 0, failed: 0, sentAt: null };
+  const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0);
   return {
-    status: pending > 0 ? "sending" : "sent",
+    status: count("pending") > 0 ? "sending" : "sent",
     recipients: send.recipients,
     delivered: count("delivered"),
     failed: count("failed"),

@@ -17,7 +17,7 @@ export const CONFIRMATIONS_A_DAY = 3;
 /** An unconfirmed subscription lapses (and is deleted) after this long. */
 export const CONFIRM_WITHIN_MS = 7 * DAY_MS;
 
-type Deps = Pick<CoreDeps, "db" | "clock" | "mailer" | "site" | "log">;
+type Deps = Pick<CoreDeps, "db" | "clock" | "mailer" | "site" | "log" | "mailTemplates">;
 
 /** The secret part of a subscription's links: an HMAC of its id, for one purpose each. */
 const linkToken = (deps: Pick<CoreDeps, "db">, purpose: "confirm" | "unsubscribe", id: string) =>
@@ -45,9 +45,6 @@ export async function subscriptionLinks(deps: Pick<CoreDeps, "db" | "site">, id:
   };
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${String(c.codePointAt(0))};`);
-
 async function sendConfirmation(deps: Deps, id: string, email: string, whose: string) {
   const now = deps.clock();
   const sent = await deps.db
@@ -62,17 +59,12 @@ async function sendConfirmation(deps: Deps, id: string, email: string, whose: st
     .values({ email, sent_at: iso(now) })
     .execute();
   const { confirm } = await subscriptionLinks(deps, id);
+  const subject = `Confirm your subscription to ${whose}`;
   const intro = `Someone (we hope you) asked to get new posts of ${whose} by e-mail at this address. Nothing is sent until you confirm; if it was not you, ignore this mail.`;
+  const { renderConfirmationMail } = await deps.mailTemplates();
+  const { html, text } = await renderConfirmationMail({ subject, intro, confirmUrl: confirm });
   await deps.mailer
-    .send({
-      to: email,
-      subject: `Confirm your subscription to ${whose}`,
-      text: `${intro}\n\nConfirm your subscription: ${confirm}\n`,
-      html:
-        `<p>${escapeHtml(intro)}</p>` +
-        `<p><a href="${escapeHtml(confirm)}">Confirm your subscription</a></p>`,
-      link: confirm,
-    })
+    .send({ to: email, subject, text, html, link: confirm })
     .catch((error: unknown) => {
       // The answer is the same either way; the reader may ask again.
       deps.log.warn({ err: error }, "could not send a newsletter confirmation");

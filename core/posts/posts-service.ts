@@ -1,3 +1,4 @@
+import { newsletterDefaultOf } from "../site-settings/site-settings-service.js";
 import { sql } from "kysely";
 import {
   contentMessages,
@@ -407,7 +408,7 @@ export async function createPost(
     tags: (parsed.data.tags ?? []).join(" "),
     meta_description: parsed.data.metaDescription || null,
     canonical_url: parsed.data.canonicalUrl || null,
-    newsletter: parsed.data.newsletter ?? "send",
+    newsletter: parsed.data.newsletter ?? (await newsletterDefaultOf(deps)),
     ...body.columns,
     status,
     publish_at: state.publish_at ?? null,

@@ -25,6 +25,7 @@ export const POST_COLUMNS = [
   "posts.tags",
   "posts.meta_description",
   "posts.canonical_url",
+  "posts.newsletter",
 ] as const;
 
 /**

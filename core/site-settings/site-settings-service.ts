@@ -33,10 +33,14 @@ export interface SiteSettings {
   logoKey: string | null;
   logoSize: { width: number; height: number } | null;
   socialLinks: Partial<Record<SocialNetwork, string>>;
+  newsletterDefault: "send" | "none";
 }
 
 /** What a site shows before an admin first saves its settings: the SITE_* variables. */
-export type SiteSettingsDefaults = Omit<SiteSettings, "logoKey" | "logoSize" | "socialLinks">;
+export type SiteSettingsDefaults = Omit<
+  SiteSettings,
+  "logoKey" | "logoSize" | "socialLinks" | "newsletterDefault"
+>;
 
 /** The stored links, the networks known today only, blank ones left out. */
 function linksOf(json: string): Partial<Record<SocialNetwork, string>> {
@@ -64,6 +68,7 @@ const fromRow = (row: Selectable<SiteSettingsTable>): SiteSettings => ({
   logoSize:
     row.logo_width && row.logo_height ? { width: row.logo_width, height: row.logo_height } : null,
   socialLinks: linksOf(row.social_links),
+  newsletterDefault: row.newsletter_default,
 });
 
 /** Whether admins must have two-factor sign-in or a passkey to act as admins (decision 024). */
@@ -86,7 +91,9 @@ export async function readSiteSettings(
     .selectAll()
     .where("id", "=", ROW_ID)
     .executeTakeFirst();
-  return row ? fromRow(row) : { ...defaults, logoKey: null, logoSize: null, socialLinks: {} };
+  return row
+    ? fromRow(row)
+    : { ...defaults, logoKey: null, logoSize: null, socialLinks: {}, newsletterDefault: "send" };
 }
 
 export const presentSiteSettings = (
@@ -104,7 +111,18 @@ export const presentSiteSettings = (
       }
     : null,
   socialLinks: settings.socialLinks,
+  newsletterDefault: settings.newsletterDefault,
 });
+
+/** A new post's `newsletter` when its writer does not say (decision 028): "send" until set. */
+export async function newsletterDefaultOf(deps: Pick<CoreDeps, "db">) {
+  const row = await deps.db
+    .selectFrom("site_settings")
+    .select("newsletter_default")
+    .where("id", "=", ROW_ID)
+    .executeTakeFirst();
+  return row?.newsletter_default ?? "send";
+}
 
 /**
  * Saves the title, welcome text, contacts, social links (kept when not given) and (when `logo` is given) a new logo, or removes the
@@ -139,6 +157,7 @@ export async function updateSiteSettings(
             "logo_height",
             "social_links",
             "require_admin_second_factor",
+            "newsletter_default",
           ])
           .where("id", "=", ROW_ID)
           .executeTakeFirst();
@@ -162,6 +181,7 @@ export async function updateSiteSettings(
               : values.requireAdminSecondFactor
                 ? 1
                 : 0,
+          newsletter_default: values.newsletterDefault ?? current?.newsletter_default ?? "send",
           updated_at: iso(deps.clock()),
         };
         if (

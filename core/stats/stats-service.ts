@@ -8,6 +8,7 @@ import {
 } from "../../contract/stats.js";
 import type { Database } from "../../db/schema.js";
 import type { CoreDeps } from "../deps.js";
+import { subscriberNumbers } from "../newsletter/owners.js";
 import { DAY_MS } from "../shared/clock.js";
 import { notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
@@ -86,24 +87,29 @@ export async function postWithStats(
   const range = rangeDays(deps.clock(), days);
   const from = range[0] ?? "";
   const since = startOf(range);
-  const [views, likes, comments, referrers] = await Promise.all([
+  const [views, counts, referrers] = await Promise.all([
     deps.db
       .selectFrom("post_views_daily")
       .select(["day", "views", "visitors"])
       .where("post_id", "=", post.id)
       .where("day", ">=", from)
       .execute(),
+    // The likes and comments of the range, in one statement.
     deps.db
-      .selectFrom("likes")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("post_id", "=", post.id)
-      .where("created_at", ">=", since)
-      .executeTakeFirstOrThrow(),
-    deps.db
-      .selectFrom("comments")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("post_id", "=", post.id)
-      .where("created_at", ">=", since)
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom("likes")
+          .select(eb.fn.countAll<number>().as("count"))
+          .where("post_id", "=", post.id)
+          .where("created_at", ">=", since)
+          .as("likes"),
+        eb
+          .selectFrom("comments")
+          .select(eb.fn.countAll<number>().as("count"))
+          .where("post_id", "=", post.id)
+          .where("created_at", ">=", since)
+          .as("comments"),
+      ])
       .executeTakeFirstOrThrow(),
     deps.db
       .selectFrom("post_referrers_daily")
@@ -121,8 +127,8 @@ export async function postWithStats(
     post: { _id: post.id, title: post.title },
     stats: {
       ...total(daily),
-      likes: num(likes.count),
-      comments: num(comments.count),
+      likes: num(counts.likes),
+      comments: num(counts.comments),
       daily,
       referrers: referrers.map((row) => ({ host: row.host, views: num(row.views) })),
     },
@@ -142,7 +148,7 @@ export async function writerStats(
   const range = rangeDays(deps.clock(), days);
   const from = range[0] ?? "";
   const since = startOf(range);
-  const [views, likes, comments, referrers, posts] = await Promise.all([
+  const [views, likes, comments, referrers, posts, subscribers] = await Promise.all([
     db
       .selectFrom("author_views_daily")
       .select(["day", "views", "visitors"])
@@ -200,6 +206,7 @@ export async function writerStats(
       .orderBy("posts.id")
       .limit(STATS_POSTS_MAX)
       .execute(),
+    subscriberNumbers(db, { authorId }, since),
   ]);
   const likesOf = byDay(likes);
   const commentsOf = byDay(comments);
@@ -207,11 +214,13 @@ export async function writerStats(
     ...day,
     likes: likesOf.get(day.date) ?? 0,
     comments: commentsOf.get(day.date) ?? 0,
+    subscribers: subscribers.byDay.get(day.date) ?? 0,
   }));
   return {
     ...total(daily),
     likes: daily.reduce((sum, day) => sum + day.likes, 0),
     comments: daily.reduce((sum, day) => sum + day.comments, 0),
+    subscribers: subscribers.active,
     daily,
     referrers: referrers.map((row) => ({ host: row.host, views: num(row.views) })),
     posts: posts.map((row) => ({ _id: row.id, title: row.title, views: num(row.views) })),
@@ -227,7 +236,12 @@ export async function myStats(
   const stats = await writerStats(deps, actor.id, days);
   return {
     ...stats,
-    daily: stats.daily.map(({ date, views, visitors }) => ({ date, views, visitors })),
+    daily: stats.daily.map(({ date, views, visitors, subscribers }) => ({
+      date,
+      views,
+      visitors,
+      subscribers,
+    })),
   };
 }
 
@@ -242,7 +256,7 @@ export async function siteStats(
   const range = rangeDays(deps.clock(), days);
   const from = range[0] ?? "";
   const since = startOf(range);
-  const [views, signups, posts, comments] = await Promise.all([
+  const [views, signups, posts, comments, subscribers] = await Promise.all([
     db
       .selectFrom("site_views_daily")
       .select(["day", "views", "visitors"])
@@ -267,6 +281,7 @@ export async function siteStats(
       .where("created_at", ">=", since)
       .groupBy(dayOfColumn("created_at"))
       .execute(),
+    subscriberNumbers(db, "site-wide", since),
   ]);
   const signupsOf = byDay(signups);
   const postsOf = byDay(posts);
@@ -278,6 +293,7 @@ export async function siteStats(
     signups: signupsOf.get(day.date) ?? 0,
     posts: postsOf.get(day.date) ?? 0,
     comments: commentsOf.get(day.date) ?? 0,
+    subscribers: subscribers.byDay.get(day.date) ?? 0,
   }));
   const sum = (key: "signups" | "posts" | "comments") =>
     daily.reduce((all, day) => all + day[key], 0);
@@ -286,6 +302,7 @@ export async function siteStats(
     signups: sum("signups"),
     posts: sum("posts"),
     comments: sum("comments"),
+    subscribers: subscribers.active,
     daily,
   };
 }

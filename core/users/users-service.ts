@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { integrationMessages } from "../../contract/integrations.js";
 import { PROFILE_PHOTO_MAX_BYTES } from "../../contract/limits.js";
 import { profileMessages, profileUpdateSchema } from "../../contract/users.js";
@@ -109,6 +110,23 @@ export async function getProfile(
 ) {
   const profile = await getProfileBasics(deps, actor, id, options);
   return { ...profile, ...(await followFacts(deps, actor, profile._id)) };
+}
+
+/**
+ * The account a public author page (`/@username`) names: its username regardless of case. Names
+ * are not unique (SPEC.md keys accounts by e-mail): where several share one, the oldest account
+ * holds the address (decision 028).
+ */
+export async function findAuthorByUsername(deps: Pick<CoreDeps, "db">, username: string) {
+  const row = await deps.db
+    .selectFrom("users")
+    .select("id")
+    .where(sql<string>`lower(username)`, "=", username.toLowerCase())
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
 }
 
 const siteOwner = compiledOnce<Database>();

@@ -58,4 +58,8 @@ export const limits = {
   unsubscribe: perAddress("unsubscribe", 30, 15),
   // Each may send a confirmation mail (three an address a day besides): a client signs up few.
   subscribe: perAddress("subscribe", 10, 60),
+  // An import reads up to 50,000 rows and may mail 500 confirmations: an owner needs a few.
+  subscriberImport: perAddress("subscriber-import", 10, 60),
+  // "Send me a test e-mail": a writer checks a post a few times before it goes out.
+  testMail: perAddress("test-mail", 10, 15),
 } satisfies Record<LimitName, FastifyContextConfig>;

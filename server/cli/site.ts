@@ -73,6 +73,7 @@ export function commandDeps(site: Awaited<ReturnType<typeof openSite>>): CoreDep
     clock: systemClock,
     // A command serves nobody meanwhile: its bodies render on its own thread, without a budget.
     renderMarkdown: (source, options) => Promise.resolve(renderMarkdownBody(source, options)),
+    mailTemplates: () => import("../../core/newsletter/newsletter-mail.js"),
     loginAttempts: uncountedAttempts,
     contentChanged: () => Promise.resolve(),
     newAccountBrakes: false,

@@ -137,6 +137,7 @@ const MEMBER_PAGES: readonly {
   // Anyone's profile but one's own (an admin's: every profile), whose page is theirs alone
   // (`wholeFor`). The tabs of drafts and scheduled posts are for those two only.
   { path: /^\/profile\/[^/]+$/, reads: ["page"], not: "tab" },
+  { path: /^\/@[^/]+$/, reads: ["page"] },
   // Kept in a budget of their own: any text is a search (decision 015).
   { path: /^\/search$/, reads: ["page"], texts: ["q"] },
 ];

@@ -245,11 +245,12 @@ const SHARED_PAGES: readonly { path: RegExp; reads: readonly string[] }[] = [
   { path: /^\/posts\/details\/[^/]+$/, reads: ["comments"] },
   { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
   { path: /^\/profile\/[^/]+$/, reads: ["page"] },
+  { path: /^\/@[^/]+$/, reads: ["page"] },
   { path: /^\/login$/, reads: ["next"] },
   // Kept in the searches' own budget (`isSearchAddress`): any text is a query.
   { path: /^\/search$/, reads: ["q", "page"] },
   {
-    path: /^\/(?:register|forgot-password|email-sent|password-reset-successfully|menu)$/,
+    path: /^\/(?:register|forgot-password|email-sent|password-reset-successfully|menu|newsletter\/subscribe)$/,
     reads: [],
   },
 ];

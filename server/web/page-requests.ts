@@ -175,7 +175,16 @@ export function unknownPaths(build: ServerBuild) {
   return (pathname: string) =>
     !pathname.endsWith(".data") &&
     pathname !== manifestPath &&
-    matchRoutes(tree, pathname)?.at(-1)?.route.id === "routes/not-found";
+    isCatchAll(matchRoutes(tree, pathname)?.at(-1));
+}
+
+/**
+ * The catch-all, or the author pages' one-segment route (`/:handle`) for a segment that is no
+ * `@username`: both answer the one "Page Not Found" page.
+ */
+function isCatchAll(match: { route: { id?: string }; params: { handle?: string } } | undefined) {
+  if (match?.route.id === "routes/not-found") return true;
+  return match?.route.id === "routes/author" && !match.params.handle?.startsWith("@");
 }
 
 /**

@@ -269,6 +269,68 @@ describe("a post mailed to its subscribers", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("follows the site's default when the writer does not say", async () => {
+    const settingsPut = (newsletterDefault: unknown) =>
+      api.put<{ message: string; errors?: Record<string, string> }>(
+        "/api/admin/settings",
+        {
+          title: "Blog",
+          welcome: "Welcome",
+          contactPhone: "+1 555 0100",
+          contactEmail: "hello@example.com",
+          newsletterDefault,
+        },
+        { token: admin.token },
+      );
+    const refused = await settingsPut("sometimes");
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.newsletterDefault).toBe(
+      'Newsletter default must be "send" or "none"',
+    );
+    expect((await settingsPut("none")).status).toBe(200);
+    expect(
+      (await api.get<{ newsletterDefault: string }>("/api/settings")).body.newsletterDefault,
+    ).toBe("none");
+    const quiet = await addPost(api, writer, { title: "Quiet by default", category: CATEGORY });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(relay.accepted.filter((mail) => header(mail, "Subject") === "Quiet by default")).toEqual(
+      [],
+    );
+    // Saved without it, the setting stays; "send" again for the rest of the file.
+    expect((await settingsPut(undefined)).status).toBe(200);
+    expect(
+      (await api.get<{ newsletterDefault: string }>("/api/settings")).body.newsletterDefault,
+    ).toBe("none");
+    expect((await settingsPut("send")).status).toBe(200);
+    expect((await newsletterOf(quiet._id)).body).toMatchObject({ status: "not_sent" });
+  });
+
+  it("sends a test e-mail of a draft to its writer alone", async () => {
+    const draft = await addPost(api, writer, {
+      title: "Not yet out",
+      category: CATEGORY,
+      status: "draft",
+    });
+    const test = (id: string, token?: string) =>
+      api.post<{ message: string }>(`/api/posts/${id}/newsletter/test`, undefined, { token });
+    expect((await test(draft._id)).status).toBe(401);
+    expect((await test("00000000-0000-4000-8000-000000000000", writer.token)).status).toBe(404);
+    expect((await test(draft._id, other.token)).status).toBe(403);
+    const before = relay.accepted.length;
+    const sent = await test(draft._id, writer.token);
+    expect(sent.status, sent.text).toBe(202);
+    expect(sent.body.message).toBe("A test e-mail is on its way to your inbox");
+    const mail = await until(
+      () => relay.accepted.find((m) => header(m, "Subject") === "[Test] Not yet out"),
+      "the test mail",
+    );
+    expect(mail.to).toBe(writer.email.toLowerCase());
+    expect(decoded(mail.raw)).toContain("This is a test");
+    // It went to the writer alone, and the draft is still unmailed and unpublished.
+    expect(relay.accepted.slice(before).map((m) => m.to)).toEqual([mail.to]);
+    expect((await newsletterOf(draft._id)).body).toMatchObject({ status: "not_sent" });
+  });
+
   it("tries a refused mail again, and stops mailing an address that bounced", async () => {
     const bouncing = "gone@example.com";
     await subscribed(bouncing, writer.id);

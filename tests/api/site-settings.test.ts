@@ -69,7 +69,12 @@ describe("GET /api/settings", () => {
   it("answers anyone with the SITE_* values until an admin saves settings", async () => {
     const reply = await settings();
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ ...FIRST, logo: null, socialLinks: {} });
+    expect(reply.body).toEqual({
+      ...FIRST,
+      logo: null,
+      socialLinks: {},
+      newsletterDefault: "send",
+    });
     expect(await storedRows()).toBe(0);
   });
 });
@@ -172,10 +177,15 @@ describe("PUT /api/admin/settings", () => {
     const reply = await save(VALID, admin.token);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
-      settings: { ...VALID, logo: null, socialLinks: {} },
+      settings: { ...VALID, logo: null, socialLinks: {}, newsletterDefault: "send" },
       message: "Site settings saved",
     });
-    expect((await settings()).body).toEqual({ ...VALID, logo: null, socialLinks: {} });
+    expect((await settings()).body).toEqual({
+      ...VALID,
+      logo: null,
+      socialLinks: {},
+      newsletterDefault: "send",
+    });
 
     const rss = await page("/rss.xml");
     expect(rss).toContain(`<title>${VALID.title}</title>`);

@@ -60,8 +60,11 @@ interface PostStats {
   daily: DayCount[];
   referrers: { host: string; views: number }[];
 }
-interface MyStats extends PostStats {
+interface MyStats extends Omit<PostStats, "daily"> {
   posts: { _id: string; title: string; views: number }[];
+  /** Active subscriptions to the writer now (DESIGN.md 11, "Newsletters"). */
+  subscribers: number;
+  daily: (DayCount & { subscribers: number })[];
 }
 interface SiteStats {
   views: number;
@@ -69,7 +72,8 @@ interface SiteStats {
   signups: number;
   posts: number;
   comments: number;
-  daily: (DayCount & { signups: number; posts: number; comments: number })[];
+  subscribers: number;
+  daily: (DayCount & { signups: number; posts: number; comments: number; subscribers: number })[];
 }
 
 let readerCounter = 0;
@@ -274,6 +278,78 @@ describe("refusals", () => {
     const draft = await addPost(api, author, { category, status: "draft" });
     expect((await api.get(statsPath(draft._id), { token: author.token })).status).toBe(200);
     expect((await api.get(statsPath(draft._id), { token: admin.token })).status).toBe(200);
+  });
+});
+
+// Newsletter subscribers (DESIGN.md 11): active now, and new (confirmed) a day. Rows are written
+// as the newsletter's own code writes them, with the times a test needs; its calls are tested in
+// tests/api/newsletter-owners.test.ts.
+describe("subscribers", () => {
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
+  async function subscription(
+    email: string,
+    scope: string,
+    status: "pending" | "active" | "unsubscribed" | "bounced",
+    confirmedDaysAgo?: number,
+  ) {
+    await server.app.deps.db
+      .insertInto("subscriptions")
+      .values({
+        id: randomUUID(),
+        email,
+        scope_key: scope,
+        author_id: scope === "site" ? null : scope,
+        status,
+        created_at: daysAgo((confirmedDaysAgo ?? 0) + 1),
+        confirmed_at: confirmedDaysAgo === undefined ? null : daysAgo(confirmedDaysAgo),
+        ended_at: status === "active" || status === "pending" ? null : daysAgo(0),
+      })
+      .execute();
+  }
+
+  it("counts a writer's active subscribers, and those confirmed each day of the range", async () => {
+    const { author } = await writerWithPost();
+    const other = await buildUser(server, api);
+    const siteBefore = (await api.get<SiteStats>("/api/admin/stats", { token: admin.token })).body;
+    await subscription("today-1@example.com", author.id, "active", 0);
+    await subscription("today-2@example.com", author.id, "active", 0);
+    // Confirmed today, gone since: new today, not active now.
+    await subscription("left@example.com", author.id, "unsubscribed", 0);
+    await subscription("three-days@example.com", author.id, "active", 3);
+    await subscription("forty-days@example.com", author.id, "active", 40);
+    await subscription("waiting@example.com", author.id, "pending");
+    await subscription("bounced@example.com", author.id, "bounced", 5);
+    // The same address on the site and another writer: theirs, not this writer's.
+    await subscription("today-1@example.com", "site", "active", 0);
+    await subscription("today-1@example.com", other.id, "active", 0);
+
+    const mine = await api.get<MyStats>("/api/stats/me", { token: author.token });
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body.subscribers).toBe(4);
+    const byDate = new Map(mine.body.daily.map((day) => [day.date, day.subscribers]));
+    expect(byDate.get(daysAgo(0).slice(0, 10))).toBe(3);
+    expect(byDate.get(daysAgo(3).slice(0, 10))).toBe(1);
+    expect(byDate.get(daysAgo(5).slice(0, 10))).toBe(1);
+    expect(mine.body.daily.reduce((sum, day) => sum + day.subscribers, 0)).toBe(5);
+    // Forty days ago is in the 90 days, not the 30.
+    const longer = await api.get<MyStats>("/api/stats/me?days=90", { token: author.token });
+    expect(longer.body.daily.reduce((sum, day) => sum + day.subscribers, 0)).toBe(6);
+    expect(longer.body.subscribers).toBe(4);
+    // Another writer's numbers are theirs.
+    const theirs = await api.get<MyStats>("/api/stats/me", { token: other.token });
+    expect(theirs.body.subscribers).toBe(1);
+
+    // The site: every scope's active ones, an address once per scope (today-1 three times).
+    const site = (await api.get<SiteStats>("/api/admin/stats", { token: admin.token })).body;
+    expect(site.subscribers - siteBefore.subscribers).toBe(6);
+    const today = (stats: SiteStats) =>
+      stats.daily.find((day) => day.date === daysAgo(0).slice(0, 10))?.subscribers ?? 0;
+    expect(today(site) - today(siteBefore)).toBe(5);
+    expect(
+      site.daily.reduce((sum, day) => sum + day.subscribers, 0) -
+        siteBefore.daily.reduce((sum, day) => sum + day.subscribers, 0),
+    ).toBe(7);
   });
 });
 
@@ -524,7 +600,13 @@ describe.skipIf(!SITE_BUILT)("the numbers", () => {
     ]);
     expect(mine.posts.map((row) => row._id)).not.toContain(unread._id);
     expectDays(mine.daily, 30, endsOn);
-    expect(mine.daily.at(-1)).toEqual({ date: mine.daily.at(-1)?.date, views: 6, visitors: 1 });
+    expect(mine.daily.at(-1)).toEqual({
+      date: mine.daily.at(-1)?.date,
+      views: 6,
+      visitors: 1,
+      subscribers: 0,
+    });
+    expect(mine.subscribers).toBe(0);
     expect(mine.daily.slice(0, -1).every((day) => day.views === 0 && day.visitors === 0)).toBe(
       true,
     );
@@ -542,7 +624,9 @@ describe.skipIf(!SITE_BUILT)("the numbers", () => {
       "views",
       "visitors",
     ]);
-    expect(Object.keys(mine).sort()).toEqual([...Object.keys(post.body), "posts"].sort());
+    expect(Object.keys(mine).sort()).toEqual(
+      [...Object.keys(post.body), "posts", "subscribers"].sort(),
+    );
     for (const days of [7, 30, 90]) {
       const query = `?days=${String(days)}`;
       const ofPost = await api.get<PostStats>(`${statsPath(thrice._id)}${query}`, {
@@ -557,7 +641,10 @@ describe.skipIf(!SITE_BUILT)("the numbers", () => {
       const ofSite = await api.get<SiteStats>(`/api/admin/stats${query}`, { token: admin.token });
       expectDays(ofSite.body.daily, days, endsOn);
       expect(Object.keys(ofSite.body.daily[0] ?? {}).sort()).toEqual(
-        ["comments", "date", "posts", "signups", "views", "visitors"].sort(),
+        ["comments", "date", "posts", "signups", "subscribers", "views", "visitors"].sort(),
+      );
+      expect(Object.keys(ofMine.body.daily[0] ?? {}).sort()).toEqual(
+        ["date", "subscribers", "views", "visitors"].sort(),
       );
     }
 
@@ -571,7 +658,7 @@ describe.skipIf(!SITE_BUILT)("the numbers", () => {
     });
     const site = await api.get<SiteStats>("/api/admin/stats", { token: admin.token });
     expect(Object.keys(site.body).sort()).toEqual(
-      ["comments", "daily", "posts", "signups", "views", "visitors"].sort(),
+      ["comments", "daily", "posts", "signups", "subscribers", "views", "visitors"].sort(),
     );
     const lastDay = site.body.daily.at(-1);
     expect(lastDay?.signups).toBe(site.body.signups);

@@ -37,7 +37,7 @@ export interface RouteDocs {
   /** A multipart/form-data body: its text fields and its `image` (see `imageForm`); with `body`, either. */
   form?: z.ZodType;
   /** The success answer; no schema means no body (204). */
-  response: { status: 200 | 201 | 204; description: string; schema?: z.ZodType };
+  response: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
   errors?: Partial<Record<ErrorStatus | 401 | 429, string>>;
   /** An error's answer where it may carry more than `{message}` (a named schema of contract/). */
   errorAnswers?: Partial<Record<ErrorStatus, z.ZodType>>;
