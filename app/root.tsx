@@ -23,6 +23,7 @@ import { ArrowUpIcon, BlogIcon } from "./ui/icons.js";
 import { useViewerData } from "./features/viewer/islands.js";
 import { viewerPart } from "./features/viewer/viewer-part.server.js";
 import { clearedFlashCookie, readFlash } from "./features/flash.server.js";
+import { isMember } from "./features/viewer/viewer-part.server.js";
 import { ToastProvider, useToastOn } from "./ui/toasts.js";
 import { useShownTheme } from "./features/theme/theme-menu.js";
 import stylesheet from "./styles.css?url";
@@ -51,6 +52,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         unread: await countUnread(deps, viewer.actor),
       })),
       flash,
+      // Whether the page is a member's (a shell serves them all): bylines lead members to the
+      // profile, visitors to the public author page (DESIGN.md 11).
+      member: isMember(context),
     },
     flash ? { headers: { "Set-Cookie": clearedFlashCookie } } : undefined,
   );

@@ -36,6 +36,8 @@ export default [
   route("settings/security", "routes/security.tsx"),
   route("settings/security/passkey-options", "routes/passkey-options.tsx"),
   route("unsubscribe/:userId/:token", "routes/unsubscribe.tsx"),
+  route("newsletter/subscribe", "routes/newsletter-subscribe.tsx"),
+  route("newsletter/subscribers", "routes/subscribers.tsx"),
   route("newsletter/confirm/:id/:token", "routes/newsletter-confirm.tsx"),
   route("newsletter/unsubscribe/:token", "routes/newsletter-unsubscribe.tsx"),
   ...prefix("admin-dashboard", [
@@ -52,5 +54,7 @@ export default [
       route("stats", "routes/admin/stats.tsx"),
     ]),
   ]),
+  // `/@username` (any other single segment no route above knows answers 404 there).
+  route(":handle", "routes/author.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

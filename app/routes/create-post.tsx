@@ -13,6 +13,9 @@ import { FormAlert } from "../features/forms/form-alert.js";
 import { useSingleSubmit } from "../features/forms/form-state.js";
 import { ImageInput } from "../features/forms/image-input.js";
 import { PublishControls } from "../features/posts/publish-controls.js";
+import { NewsletterChoice } from "../features/newsletter/newsletter-choice.js";
+import { newsletterAudience } from "../../core/newsletter/audience.js";
+import { newsletterDefaultOf } from "../../core/site-settings/site-settings-service.js";
 import { afterSaving, publishingFields } from "../features/posts/publishing.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
 import { WritingFields } from "../features/posts/writing-fields.js";
@@ -27,12 +30,20 @@ const CREATED_MS = 2000;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
-  const [categories, tags] = await Promise.all([
+  const [categories, tags, audience, choice] = await Promise.all([
     listCategories(context.deps),
     // The most used tags, offered as the writer types.
     listTags(context.deps),
+    newsletterAudience(context.deps, viewer.actor.id),
+    newsletterDefaultOf(context.deps),
   ]);
-  return { site: context.site, categories, tags, isAdmin: viewer.user.isAdmin };
+  return {
+    site: context.site,
+    categories,
+    tags,
+    isAdmin: viewer.user.isAdmin,
+    newsletter: { audience, choice },
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -162,7 +173,9 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
           busy={busy}
           locked={created}
           error={errors.publishAt}
-        />
+        >
+          <NewsletterChoice offer={loaderData.newsletter} />
+        </PublishControls>
         {result?.ok ? (
           <p role="status">
             {result.message}.{" "}

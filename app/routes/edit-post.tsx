@@ -31,6 +31,9 @@ import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/edit-post";
 import { postPath } from "../../contract/page-paths.js";
+import { NewsletterChoice } from "../features/newsletter/newsletter-choice.js";
+import { newsletterOffer } from "../../core/newsletter/audience.js";
+import { sendTestNewsletter } from "../../core/newsletter/sending.js";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: publishingStyles }];
 
@@ -47,11 +50,12 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { post } = await ownPost(context, params.id);
   const { deps } = context;
   const asked = new URL(request.url).searchParams.get("revision");
-  const [categories, tags, revisions, revision] = await Promise.all([
+  const [categories, tags, revisions, revision, offer] = await Promise.all([
     listCategories(deps),
     listTags(deps),
     revisionsOf(deps, post.id, {}),
     asked ? revisionOf(deps, post.id, asked).catch(() => undefined) : undefined,
+    newsletterOffer(deps, post),
   ]);
   const current = {
     _id: post.id,
@@ -74,6 +78,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     tags,
     revisions,
     revision: revision && { ...revision, diff: revisionDiff(revision, current) },
+    newsletter: { ...offer, choice: post.newsletter },
   };
 }
 
@@ -91,6 +96,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     );
     if (!restored.ok) return fail(restored);
     return { ok: true as const, errors: NO_ERRORS, message: "Revision restored" };
+  }
+  if (fields.intent === "newsletter-test") {
+    const tooManyTests = await limited(context, "testMail");
+    if (tooManyTests) return tooManyTests;
+    const sent = await attempt(() => sendTestNewsletter(deps, viewer.actor, params.id));
+    if (!sent.ok) return fail(sent);
+    return { ok: true as const, errors: NO_ERRORS, message: sent.value.message, test: true };
   }
   if (fields.intent !== "save") return fail(failure(400, "Unknown action"));
   // A new cover counts against the uploads' allowance too, as on the other forms.
@@ -228,14 +240,28 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
             busy={busy}
             publishAt={post.publishAt}
             error={errors.publishAt}
-          />
+          >
+            <NewsletterChoice offer={loaderData.newsletter} />
+          </PublishControls>
         )}
-        {result?.ok ? (
+        {result?.ok && !("test" in result) ? (
           <p role="status">
             {result.message}. <Link to={postPath(post._id)}>View post</Link>
           </p>
         ) : null}
       </Form>
+      {post.status === "published" ? null : (
+        <Form method="post" className="card form test-mail">
+          <input type="hidden" name="intent" value="newsletter-test" />
+          <p className="field-hint">
+            See the mail subscribers will get: the post as last saved, sent to your own address.
+          </p>
+          <button type="submit" className="button button-ghost" disabled={busy !== undefined}>
+            Send me a test e-mail
+          </button>
+          {result?.ok && "test" in result ? <p role="status">{result.message}</p> : null}
+        </Form>
+      )}
       <Revisions postId={post._id} revisions={revisions} revision={revision} />
     </section>
   );

@@ -10,6 +10,7 @@ import { isMember } from "../features/viewer/viewer-part.server.js";
 import { pageMeta } from "../meta.js";
 import { SocialLinks } from "../features/users/social-links.js";
 import { loginReturningTo, returnPath } from "../features/auth/return-path.js";
+import { SubscribeForm } from "../features/newsletter/subscribe-form.js";
 import type { Route } from "./+types/home";
 
 /** This route's id, naming its viewer part (decision 021). */
@@ -117,6 +118,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           ) : null}
         </section>
       )}
+      <SubscribeForm id="subscribe-home" scope={{ name: site.title }} />
     </>
   );
 }

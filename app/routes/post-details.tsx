@@ -10,7 +10,7 @@ import { pageMeta } from "../meta.js";
 import { imageSources } from "../ui/format.js";
 import { CommentThreads } from "../features/comments/comment-threads.js";
 import { ReportMenu } from "../features/reports/report-menu.js";
-import { Byline } from "../features/posts/byline.js";
+import { Byline, useAuthorLink } from "../features/posts/byline.js";
 import { Pager, pageParam } from "../features/posts/pager.js";
 import { postAction } from "../features/posts/post-action.server.js";
 import { PostStatusNotice } from "../features/posts/publish-controls.js";
@@ -39,8 +39,9 @@ import postBodyStyles from "../features/posts/post-body.css?url";
 import publishingStyles from "../features/posts/publishing.css?url";
 import commentStyles from "../features/comments/comments.css?url";
 import type { loader as rootLoader } from "../root.js";
+import { SubscribeForm } from "../features/newsletter/subscribe-form.js";
 import type { Route } from "./+types/post-details";
-import { categoryPath, postPath, profilePath } from "../../contract/page-paths.js";
+import { categoryPath, postPath } from "../../contract/page-paths.js";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: postBodyStyles },
@@ -191,6 +192,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
   );
   const result = useActionData<typeof action>();
   useToastOn(result);
+  const authorLink = useAuthorLink(post.user);
   const image = post.image ? imageSources(post.image.url) : undefined;
   const bodyRef = useRef<HTMLDivElement>(null);
   useCodeCopyButtons(bodyRef, post.html);
@@ -279,7 +281,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         <div>
           <div className="follow-row">
             <p className="author-name">
-              Written by <Link to={profilePath(post.user._id)}>{post.user.username}</Link>
+              Written by <Link to={authorLink}>{post.user.username}</Link>
             </p>
             {island((mine) =>
               mine?.following === undefined ? null : (
@@ -295,6 +297,13 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           <SocialLinks links={author.socialMedia} />
         </div>
       </aside>
+      {post.status === "published" ? (
+        <SubscribeForm
+          id="subscribe-post"
+          scope={{ authorId: post.user._id, name: post.user.username }}
+          choices={[{ authorId: post.user._id, name: post.user.username }, { name: site.title }]}
+        />
+      ) : null}
       {/* Likes, sharing and comments are for readers: a draft or a scheduled post has none yet
           (its page is its author's and admins'), and shows what they need instead. */}
       {post.status === "published" ? (

@@ -27,7 +27,7 @@ import {
   UnpublishedList,
   type ProfileTab,
 } from "../features/posts/unpublished-list.js";
-import { SocialLinks } from "../features/users/social-links.js";
+import { PersonHeader } from "../features/users/social-links.js";
 import { saveButtons, savedIslands, type SavedData } from "../features/reading/bookmark-button.js";
 import { FollowButton, FollowCounts } from "../features/reading/follow-button.js";
 import { savedOnPage } from "../features/reading/saved.server.js";
@@ -181,17 +181,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
   useToastOn(result);
   return (
     <>
-      <section className="profile">
-        <img
-          src={profile.profilePhoto.url}
-          alt={profile.username}
-          width="160"
-          height="160"
-          className="intro-photo"
-        />
-        <h1>{profile.username}</h1>
-        {profile.bio ? <p className="lead">{profile.bio}</p> : null}
-        <SocialLinks links={profile.socialMedia} />
+      <PersonHeader person={profile}>
         <FollowCounts
           followersCount={profile.followersCount}
           followingCount={profile.followingCount}
@@ -228,7 +218,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         ) : (
           <ReportMenu target={{ userId: profile._id }} what="user" />
         )}
-      </section>
+      </PersonHeader>
       {seesUnpublished ? (
         <nav aria-label="Posts by state" className="tab-links profile-tabs">
           {PROFILE_TABS.map((name) => (

@@ -6,6 +6,11 @@ import {
   revokeApiToken,
 } from "../../core/integrations/api-tokens.js";
 import { getSettings, updateSettings } from "../../core/user-settings/user-settings-service.js";
+import {
+  leaveOwnSubscription,
+  ownSubscriptions,
+  subscribeOwnAddress,
+} from "../../core/newsletter/member-subscriptions.js";
 import { invalid } from "../../core/shared/errors.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
@@ -13,6 +18,7 @@ import { Field } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import type { ActionResult } from "../features/forms/form-state.js";
 import { RowAction } from "../features/forms/row-action.js";
+import { OwnSubscriptions } from "../features/newsletter/own-subscriptions.js";
 import settingsStyles from "../features/settings/settings.css?url";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
@@ -24,22 +30,26 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sett
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, "/settings");
-  const [settings, tokens] = await Promise.all([
+  const [settings, tokens, subscriptions] = await Promise.all([
     getSettings(context.deps, viewer.actor),
     listApiTokens(context.deps.db, viewer.actor.id),
+    ownSubscriptions(context.deps, viewer.actor),
   ]);
-  return { site: context.site, settings, tokens };
+  return { site: context.site, settings, tokens, subscriptions };
 }
 
-type Intent = "save" | "token-create" | "token-revoke";
+type Intent = "save" | "token-create" | "token-revoke" | "newsletter-join" | "newsletter-leave";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const fields = await formFields(request);
   const intent = (fields.intent ?? "save") as Intent;
   const { deps } = context;
-  if (intent === "token-create") {
-    const tooMany = await limited(context, "integrations");
+  if (intent === "token-create" || intent === "newsletter-join") {
+    const tooMany = await limited(
+      context,
+      intent === "token-create" ? "integrations" : "subscribe",
+    );
     if (tooMany) return tooMany;
   }
   const result = await attempt(async (): Promise<{ message: string; token?: string }> => {
@@ -54,6 +64,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "token-revoke":
         await revokeApiToken(deps.db, viewer.actor.id, fields.id ?? "");
         return { message: integrationMessages.tokenRevoked };
+      case "newsletter-join":
+        return subscribeOwnAddress(deps, viewer.actor);
+      case "newsletter-leave":
+        return leaveOwnSubscription(deps, viewer.actor, fields.id ?? "");
       case "save":
         // A checkbox sends its value only when ticked.
         await updateSettings(deps, viewer.actor, {
@@ -85,6 +99,8 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   useToastOn(result);
   const tokenResult = result?.intent?.startsWith("token") ? result : undefined;
+  const newsletterResult = result?.intent?.startsWith("newsletter") ? result : undefined;
+  const { subscriptions, site } = loaderData;
   const tokenErrors = tokenResult && !tokenResult.ok ? (tokenResult.errors ?? {}) : {};
   return (
     <section className="form-page security-page">
@@ -95,7 +111,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       </p>
       <Form method="post" className="card form">
         <input type="hidden" name="intent" value="save" />
-        {tokenResult ? null : <FormAlert result={result} />}
+        {tokenResult || newsletterResult ? null : <FormAlert result={result} />}
         <fieldset className="settings-group">
           <legend>Email</legend>
           <label className="settings-choice">
@@ -113,8 +129,17 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         <button type="submit" className="button" disabled={busy}>
           Save settings
         </button>
-        {result?.ok && !tokenResult ? <p role="status">{result.message}</p> : null}
+        {result?.ok && !tokenResult && !newsletterResult ? (
+          <p role="status">{result.message}</p>
+        ) : null}
       </Form>
+
+      <OwnSubscriptions
+        subscriptions={subscriptions}
+        siteTitle={site.title}
+        result={newsletterResult}
+        busy={busy}
+      />
 
       <section className="card form" id={API_TOKENS_ANCHOR} aria-labelledby="tokens-title">
         <h2 id="tokens-title">API tokens</h2>

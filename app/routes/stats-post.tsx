@@ -2,12 +2,20 @@ import { data, Link } from "react-router";
 import { DomainError } from "../../core/shared/errors.js";
 import { postWithStats } from "../../core/stats/stats-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
-import { ReferrerRanking, StatsPanels, StatsSection } from "../features/stats/stats-parts.js";
+import {
+  ReferrerRanking,
+  StatsPanels,
+  StatsSection,
+  StatsTotals,
+} from "../features/stats/stats-parts.js";
 import { statsRangeOf } from "../features/stats/stats-range.server.js";
 import statsStyles from "../features/stats/stats.css?url";
 import { pageMeta } from "../meta.js";
 import type { Route } from "./+types/stats-post";
 import { postPath, postStatsPath } from "../../contract/page-paths.js";
+import { mailingOf } from "../../core/newsletter/sending.js";
+import type { PostNewsletterResponse } from "../../contract/newsletter.js";
+import { LocalTime } from "../features/posts/publish-controls.js";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: statsStyles }];
 
@@ -20,12 +28,17 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const days = statsRangeOf(request);
   // Another range: refused before anything of the post is read (whose it is included).
   if (days === undefined) {
-    return data({ site: context.site, days, stats: null, post: null }, { status: 400 });
+    return data(
+      { site: context.site, days, stats: null, post: null, mailing: null },
+      { status: 400 },
+    );
   }
   try {
     // postWithStats refuses anyone but the post's author and admins.
     const { post, stats } = await postWithStats(context.deps, viewer.actor, params.id, days);
-    return { site: context.site, days, stats, post };
+    // Its writer's or an admin's: postWithStats has checked.
+    const mailing = await mailingOf(context.deps, post._id);
+    return { site: context.site, days, stats, post, mailing };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") {
       throw data(null, { status: 404 });
@@ -44,7 +57,7 @@ export const meta = ({ loaderData, params }: Route.MetaArgs) => [
 ];
 
 export default function PostStats({ loaderData, params }: Route.ComponentProps) {
-  const { days, stats, post } = loaderData;
+  const { days, stats, post, mailing } = loaderData;
   const allStats = days === undefined ? "/stats" : `/stats?days=${String(days)}`;
   return (
     <>
@@ -72,11 +85,44 @@ export default function PostStats({ loaderData, params }: Route.ComponentProps) 
         ]}
       >
         {(shown) => (
-          <StatsSection title="Where readers came from">
-            <ReferrerRanking referrers={shown.referrers} />
-          </StatsSection>
+          <>
+            <StatsSection title="Where readers came from">
+              <ReferrerRanking referrers={shown.referrers} />
+            </StatsSection>
+            {mailing ? <MailingSection mailing={mailing} /> : null}
+          </>
         )}
       </StatsPanels>
     </>
+  );
+}
+
+/** How the post's mailing to subscribers went (decision 028), counted from the outbox. */
+function MailingSection({ mailing }: { mailing: PostNewsletterResponse }) {
+  return (
+    <StatsSection title="Newsletter">
+      {mailing.status === "not_sent" ? (
+        <p className="muted">Not e-mailed to subscribers.</p>
+      ) : (
+        <>
+          <p>
+            Sent to {mailing.recipients} {mailing.recipients === 1 ? "subscriber" : "subscribers"}
+            {mailing.sentAt ? (
+              <>
+                {" "}
+                on <LocalTime iso={mailing.sentAt} />
+              </>
+            ) : null}
+            {mailing.status === "sending" ? " (still sending)" : ""}.
+          </p>
+          <StatsTotals
+            totals={[
+              { label: "Delivered", value: mailing.delivered },
+              { label: "Failed", value: mailing.failed },
+            ]}
+          />
+        </>
+      )}
+    </StatsSection>
   );
 }

@@ -53,6 +53,7 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
         totals={(shown) => [
           { label: "Likes", value: shown.likes },
           { label: "Comments", value: shown.comments },
+          { label: "Subscribers", value: shown.subscribers },
         ]}
       >
         {(shown) => (
@@ -64,6 +65,11 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
                 { key: "likes", label: "Likes" },
                 { key: "comments", label: "Comments" },
               ]}
+            />
+            <ChartSection
+              title="New subscribers per day"
+              days={shown.daily}
+              series={[{ key: "subscribers", label: "New subscribers" }]}
             />
             <StatsSection title="Most read posts">
               <Ranking

@@ -1,12 +1,41 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { subscriptionLinks } from "../../core/newsletter/subscriptions.js";
-import { lastMailTo } from "../support/mail.js";
+import { lastMailTo, readOutbox, type Mail } from "../support/mail.js";
+import { addPost, type PostDetail } from "../support/post-fixtures.js";
 import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
 
-// A newsletter's mailed links in a phone's browser (decision 028): the confirmation page and the
-// unsubscribe page change nothing when opened; their buttons do, without a session, with or
-// without JavaScript.
-const { server, api, open } = await openBrowserSite({});
+// Newsletters in the browser (decision 028): subscribing from a post, the home page and an
+// author's page, with and without JavaScript; the mailed links (the confirmation page and the
+// unsubscribe page change nothing when opened; their buttons do, without a session); a writer
+// publishing with "e-mail subscribers" and seeing it sent; a member's subscriptions in Settings.
+const {
+  server,
+  api,
+  open,
+  users: { writer, member },
+} = await openBrowserSite({
+  users: { writer: { username: "penwright" }, member: { username: "inboxer" } },
+  categories: ["Letters"],
+});
+
+/** The first mail to `address` that `find` accepts, waited for (the outbox sends it). */
+async function mailTo(address: string, find: (mail: Mail) => boolean, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const mail = (await readOutbox(server.config.dataDir)).find(
+      (candidate) => candidate.to.toLowerCase().includes(address) && find(candidate),
+    );
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`no such mail to ${address}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const confirmLinkIn = (mail: Mail) => {
+  const link = mail.links.find((candidate) => candidate.includes("/newsletter/confirm/"));
+  if (!link) throw new Error("no confirmation link");
+  return new URL(link).pathname;
+};
 
 const statusOf = async (email: string) =>
   (
@@ -70,6 +99,170 @@ describe("a newsletter's mailed links", () => {
     await site.page.getByRole("button", { name: "Confirm subscription" }).click();
     await shows(site.page.getByRole("heading", { name: "You are subscribed" }));
     expect(await statusOf(email)).toBe("active");
+    await site.context.close();
+  });
+});
+
+describe("subscribing and sending", () => {
+  let first: PostDetail;
+  beforeAll(async () => {
+    first = await addPost(api, writer, { title: "Letters from the coast", category: "Letters" });
+  });
+
+  it("a visitor subscribes from a post on a phone, confirms, and gets the next post once", async () => {
+    const email = "coast-reader@example.com";
+    const visitor = await open({ phone: true });
+    const { page } = visitor;
+    await page.goto(`/posts/details/${first._id}`);
+    const form = page.getByRole("region", { name: "Get new posts by e-mail" });
+    await shows(form);
+    expect(await form.getByLabel("penwright's posts").isChecked()).toBe(true);
+    await expectAccessible(page);
+    // A wrong address is refused by the field, what was typed kept.
+    await form.getByLabel("Email").fill("not-an-address");
+    await form.getByRole("button", { name: "Subscribe" }).click();
+    await shows(form.getByText("Email must be a valid email address"));
+    await form.getByLabel("Email").fill(email);
+    await form.getByRole("button", { name: "Subscribe" }).click();
+    await shows(form.getByText("Check your inbox: a link there confirms your subscription"));
+
+    const confirmation = await mailTo(email, (mail) =>
+      mail.links.some((l) => l.includes("/confirm/")),
+    );
+    await page.goto(confirmLinkIn(confirmation));
+    await page.getByRole("button", { name: "Confirm subscription" }).click();
+    await shows(page.getByRole("heading", { name: "You are subscribed" }));
+    await page.goto("/@penwright");
+    await shows(page.getByRole("heading", { name: "penwright", level: 1 }));
+    await expectAccessible(page);
+    expectNoProblems(visitor);
+    await visitor.context.close();
+
+    // The writer publishes a draft from the full editor, mailing it; they are told to how many.
+    const draft = await addPost(api, writer, {
+      title: "A second letter",
+      category: "Letters",
+      status: "draft",
+    });
+    const desk = await open({ signedIn: writer.token });
+    await desk.page.goto(`/posts/edit/${draft._id}`);
+    const offer = desk.page.getByText(/^\d+ subscribers? would get it by e-mail, once\.$/);
+    await shows(offer);
+    // The reader above, and whoever subscribed to the whole site before.
+    const audience = Number((await offer.textContent())?.split(" ")[0]);
+    expect(audience).toBeGreaterThanOrEqual(1);
+    expect(await desk.page.getByLabel("Publish and e-mail subscribers").isChecked()).toBe(true);
+    await expectAccessible(desk.page);
+    // First a test: the mail as subscribers will get it, to the writer alone.
+    await desk.page.getByRole("button", { name: "Send me a test e-mail" }).click();
+    await shows(desk.page.getByText("A test e-mail is on its way to your inbox"));
+    await mailTo(writer.email.toLowerCase(), (mail) => mail.subject === "[Test] A second letter");
+    await desk.page.getByRole("button", { name: "Publish", exact: true }).click();
+    await shows(desk.page.getByRole("status").getByText("Post published"));
+
+    const letter = await mailTo(email, (mail) => mail.subject === "A second letter");
+    expect(letter.text).toContain("/newsletter/unsubscribe/");
+    // The writer sees it sent on the post's stats page.
+    await desk.page.goto(`/stats/posts/${draft._id}`);
+    await shows(desk.page.getByText(new RegExp(`^Sent to ${String(audience)} subscribers?`)));
+    expectNoProblems(desk);
+    await desk.context.close();
+    // Once: nothing more came to the reader than the confirmation and this post.
+    const all = (await readOutbox(server.config.dataDir)).filter((mail) => mail.to.includes(email));
+    expect(
+      all.map((mail) => mail.subject).filter((subject) => subject === "A second letter"),
+    ).toHaveLength(1);
+    expect(all.some((mail) => mail.subject === "Letters from the coast")).toBe(false);
+  });
+
+  it("subscribes from the home page and an author's page without JavaScript", async () => {
+    const plain = await open({ javaScriptEnabled: false });
+    const { page } = plain;
+    await page.goto("/");
+    const home = page.getByRole("region", { name: "Get new posts by e-mail" });
+    await home.getByLabel("Email").fill("nope");
+    await home.getByRole("button", { name: "Subscribe" }).click();
+    await page.waitForURL("**/newsletter/subscribe");
+    await shows(page.getByText("Email must be a valid email address"));
+    expect(await page.getByLabel("Email").inputValue()).toBe("nope");
+    await page.getByLabel("Email").fill("home-reader@example.com");
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await shows(page.getByText("Check your inbox: a link there confirms your subscription"));
+    await mailTo("home-reader@example.com", (mail) =>
+      mail.links.some((l) => l.includes("/confirm/")),
+    );
+
+    // A visitor goes from a byline to the author's public page, and subscribes to them there.
+    await page.goto("/");
+    await page.getByRole("link", { name: "penwright" }).first().click();
+    await page.waitForURL("**/@penwright");
+    await shows(page.getByRole("heading", { name: "penwright", level: 1 }));
+    await shows(page.getByRole("link", { name: "Letters from the coast" }));
+    await page.getByLabel("Email").fill("author-reader@example.com");
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await shows(page.getByRole("heading", { name: "Subscribe to penwright" }));
+    await shows(page.getByText("Check your inbox: a link there confirms your subscription"));
+    const row = await server.app.deps.db
+      .selectFrom("subscriptions")
+      .select(["author_id", "status"])
+      .where("email", "=", "author-reader@example.com")
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ author_id: writer.id, status: "pending" });
+
+    // Nobody of that name, and a segment that is no handle: the site's 404.
+    expect((await page.goto("/@nobody-here"))?.status()).toBe(404);
+    expect((await page.goto("/no-such-page"))?.status()).toBe(404);
+    await shows(page.getByRole("heading", { name: "Page Not Found" }));
+    await plain.context.close();
+  });
+
+  it("shows a writer their subscribers, imports a Substack list, and removes one", async () => {
+    const desk = await open({ signedIn: writer.token });
+    const { page } = desk;
+    await page.goto("/newsletter/subscribers");
+    await shows(page.getByRole("heading", { name: "Subscribers", level: 1 }));
+    await shows(page.getByRole("cell", { name: "coast-reader@example.com" }));
+    await expectAccessible(page);
+    // Substack's export: email first, then its own columns; one row says the reader left.
+    const csv = [
+      "email,active_subscription,expiry,plan,email_disabled,created_at",
+      "harbour@example.com,false,,free,false,2024-01-02T10:00:00.000Z",
+      "Quiet@Example.com,false,,free,true,2024-01-03T10:00:00.000Z",
+      "not-an-address,false,,free,false,2024-01-04T10:00:00.000Z",
+    ].join("\r\n");
+    await page.getByLabel("CSV file").setInputFiles({
+      name: "substack.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(csv),
+    });
+    await page.getByLabel(/They agreed to get these posts/).check();
+    await page.getByRole("button", { name: "Import" }).click();
+    await shows(page.getByText("Imported 1 address."));
+    await shows(page.getByText("Line 3: unsubscribed in the export"));
+    await shows(page.getByText("Line 4: not a valid email address"));
+    // Searched, then removed.
+    await page.getByLabel("Search addresses").fill("harbour");
+    await page.getByRole("button", { name: "Show" }).click();
+    await shows(page.getByText("1 subscription match."));
+    await page.getByRole("button", { name: "Remove harbour@example.com" }).click();
+    await shows(page.getByText("No subscribers yet"));
+    expectNoProblems(desk);
+    await desk.context.close();
+  });
+
+  it("lets a member subscribe in one click and leave from Settings", async () => {
+    const site = await open({ signedIn: member.token });
+    const { page } = site;
+    await page.goto("/settings");
+    const section = page.getByRole("region", { name: "Newsletters" });
+    await shows(section.getByText("No subscriptions yet."));
+    await section.getByRole("button", { name: /^Subscribe to / }).click();
+    await shows(section.getByText("You are subscribed"));
+    await shows(section.getByText(/^Everything on /));
+    await expectAccessible(page);
+    await section.getByRole("button", { name: /^Unsubscribe from Everything on / }).click();
+    await shows(section.getByText("No subscriptions yet."));
+    expectNoProblems(site);
     await site.context.close();
   });
 });

@@ -68,14 +68,14 @@ export const formFields = async (request: Request) =>
     ),
   );
 
-/** A submitted form's text fields, and the bytes of its `image` file if one was chosen. */
-export async function imageForm(request: Request) {
+/** A submitted form's text fields, and the bytes of its `image` file (or `fileField`'s) if chosen. */
+export async function imageForm(request: Request, fileField = "image") {
   const form = await readForm(request);
   const fields: Record<string, string> = {};
   let image: Buffer | undefined;
   for (const [name, value] of form.entries()) {
     if (typeof value === "string") fields[name] = value;
-    else if (name === "image" && value.size > 0) image = Buffer.from(await value.arrayBuffer());
+    else if (name === fileField && value.size > 0) image = Buffer.from(await value.arrayBuffer());
   }
   return { fields, image };
 }

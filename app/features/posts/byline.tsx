@@ -1,9 +1,16 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import { dateTime, shortDate } from "../../ui/format.js";
-import { profilePath } from "../../../contract/page-paths.js";
+import { authorPath, profilePath } from "../../../contract/page-paths.js";
+import type { loader as rootLoader } from "../../root.js";
 
-/** Author photo, 'By' and the author's name (to the profile), the date, and what follows. */
+/** The author's page for this viewer: the profile for members, the public page for visitors. */
+export function useAuthorLink(user: { _id: string; username: string }) {
+  const member = useRouteLoaderData<typeof rootLoader>("root")?.member ?? false;
+  return member ? profilePath(user._id) : authorPath(user.username);
+}
+
+/** Author photo, 'By' and the author's name (to their page), the date, and what follows. */
 export function Byline(props: {
   user: { _id: string; username: string; profilePhoto: { url: string } };
   date: string;
@@ -13,6 +20,7 @@ export function Byline(props: {
   children?: ReactNode;
 }) {
   const size = String(props.photoSize ?? 28);
+  const authorLink = useAuthorLink(props.user);
   return (
     <div className="byline">
       <img
@@ -24,7 +32,7 @@ export function Byline(props: {
         loading="lazy"
       />
       <span>
-        By <Link to={profilePath(props.user._id)}>{props.user.username}</Link>
+        By <Link to={authorLink}>{props.user.username}</Link>
       </span>
       <time dateTime={props.date}>
         {props.withTime ? dateTime(props.date) : shortDate(props.date)}

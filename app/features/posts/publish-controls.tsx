@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { PostStatus } from "../../../contract/content.js";
 import { isoToZonedTime } from "../../../contract/publish-time.js";
 import { Field } from "../forms/field.js";
@@ -66,6 +66,8 @@ export function PublishControls(props: {
   error: string | undefined;
   /** Set where one page holds two of these forms. */
   idPrefix?: string;
+  /** Shown above the buttons: what else publishing does (the newsletter's choice). */
+  children?: ReactNode;
 }) {
   const zone = useBrowserTimeZone();
   const id = `${props.idPrefix ?? "field"}-publishAt`;
@@ -86,6 +88,7 @@ export function PublishControls(props: {
         />
       ) : null}
       <input type="hidden" name="timeZone" value={zone} />
+      {props.children}
       <div className="publish-buttons">
         {props.choices.map((choice, index) => (
           <button

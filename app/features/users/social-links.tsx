@@ -39,3 +39,34 @@ export function SocialLinks({
     </ul>
   );
 }
+
+/**
+ * The head of a person's page (their profile, their public author page): photo, name, bio and
+ * links, then what the page adds (counts, buttons) inside the same section.
+ */
+export function PersonHeader(props: {
+  person: {
+    username: string;
+    bio: string;
+    profilePhoto: { url: string };
+    socialMedia: { name: keyof typeof SOCIAL_ICONS; url: string }[];
+  };
+  children?: React.ReactNode;
+}) {
+  const { person } = props;
+  return (
+    <section className="profile">
+      <img
+        src={person.profilePhoto.url}
+        alt={person.username}
+        width="160"
+        height="160"
+        className="intro-photo"
+      />
+      <h1>{person.username}</h1>
+      {person.bio ? <p className="lead">{person.bio}</p> : null}
+      <SocialLinks links={person.socialMedia} />
+      {props.children}
+    </section>
+  );
+}

@@ -13,6 +13,7 @@ import {
 } from "../../../contract/site-settings.js";
 import {
   adminSecondFactorRequired,
+  newsletterDefaultOf,
   updateSiteSettings,
 } from "../../../core/site-settings/site-settings-service.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
@@ -45,6 +46,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     site: context.site,
     requireAdminSecondFactor: await adminSecondFactorRequired(context.deps),
+    newsletterDefault: await newsletterDefaultOf(context.deps),
   };
 }
 
@@ -66,6 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           socialLinks,
           // A checkbox sends nothing when unticked: the form always means one or the other.
           requireAdminSecondFactor: fields.requireAdminSecondFactor === "true",
+          newsletterDefault: fields.newsletterSend === "true" ? "send" : "none",
         },
         image,
         request.signal,
@@ -112,7 +115,7 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
         onSubmit={onSubmit}
         className="card form site-settings"
         // A saved form starts again from the stored values.
-        key={`${String(loaderData.requireAdminSecondFactor)}|${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}|${JSON.stringify(site.socialLinks)}`}
+        key={`${String(loaderData.requireAdminSecondFactor)}|${loaderData.newsletterDefault}|${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}|${JSON.stringify(site.socialLinks)}`}
       >
         <FormAlert result={result} />
         <Field
@@ -193,6 +196,22 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
           {errors.requireAdminSecondFactor ? (
             <p className="field-error">{errors.requireAdminSecondFactor}</p>
           ) : null}
+        </fieldset>
+        <fieldset className="fieldset">
+          <legend>Newsletter</legend>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="newsletterSend"
+              value="true"
+              defaultChecked={loaderData.newsletterDefault === "send"}
+              aria-describedby="newsletter-default-hint"
+            />{" "}
+            E-mail new posts to subscribers unless the writer chooses “Publish only”
+          </label>
+          <p id="newsletter-default-hint" className="field-hint">
+            What the publish buttons offer first. Writers choose for each post.
+          </p>
         </fieldset>
         <button type="submit" className="button" disabled={busy}>
           Save

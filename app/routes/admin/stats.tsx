@@ -41,18 +41,26 @@ export default function SiteStats({ loaderData }: Route.ComponentProps) {
           { label: "Sign-ups", value: shown.signups },
           { label: "Posts", value: shown.posts },
           { label: "Comments", value: shown.comments },
+          { label: "Subscribers", value: shown.subscribers },
         ]}
       >
         {(shown) => (
-          <ChartSection
-            title="Sign-ups, posts and comments per day"
-            days={shown.daily}
-            series={[
-              { key: "signups", label: "Sign-ups" },
-              { key: "posts", label: "Posts" },
-              { key: "comments", label: "Comments" },
-            ]}
-          />
+          <>
+            <ChartSection
+              title="Sign-ups, posts and comments per day"
+              days={shown.daily}
+              series={[
+                { key: "signups", label: "Sign-ups" },
+                { key: "posts", label: "Posts" },
+                { key: "comments", label: "Comments" },
+              ]}
+            />
+            <ChartSection
+              title="New subscribers per day"
+              days={shown.daily}
+              series={[{ key: "subscribers", label: "New subscribers" }]}
+            />
+          </>
         )}
       </StatsPanels>
     </>
