@@ -1,6 +1,7 @@
 import { data, Link, useActionData } from "react-router";
 import { newsletterSubscribePath } from "../../contract/page-paths.js";
 import { subscribe } from "../../core/newsletter/subscriptions.js";
+import { subscribeOwnAddress } from "../../core/newsletter/member-subscriptions.js";
 import { getProfile } from "../../core/users/users-service.js";
 import { attempt, formFields, limited } from "../features/forms/action.server.js";
 import { SubscribeForm, type SubscribeScope } from "../features/newsletter/subscribe-form.js";
@@ -30,8 +31,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     author?.ok === true
       ? { authorId: author.value._id, name: author.value.username }
       : { name: context.site.title };
+  const viewer = context.viewer;
+  // A member's one click: their account's address (at once when it is verified).
   const result = await attempt(() =>
-    subscribe(context.deps, context.viewer?.actor, { email, authorId }),
+    fields.own === "1" && viewer
+      ? subscribeOwnAddress(context.deps, viewer.actor, authorId)
+      : subscribe(context.deps, viewer?.actor, { email, authorId }),
   );
   return result.ok
     ? { ok: true as const, message: result.value.message, errors: {}, email: "", scope }

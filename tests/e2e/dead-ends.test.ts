@@ -81,12 +81,17 @@ describe("a dead link", () => {
 
 describe("an author's name, clicked by a visitor", () => {
   for (const screen of SCREENS) {
-    it(`says why it goes home and comes back after signing in (${screen.name})`, async () => {
+    it(`leads to the public author page; a profile says why it goes home (${screen.name})`, async () => {
       const site = await open();
       const { page } = site;
       await page.setViewportSize(screen.size);
       await page.goto(`/posts/details/${postId}`);
+      // DESIGN.md 11: bylines lead visitors to the author's public page.
       await page.getByRole("link", { name: "wanderer" }).first().click();
+      await page.waitForURL((url) => url.pathname === "/@wanderer");
+      await shows(page.getByRole("heading", { name: "wanderer", level: 1 }));
+      // The profile (SPEC.md) stays the members': a visitor is sent home and told why.
+      await page.goto(`/profile/${author.id}`);
       await page.waitForURL((url) => url.pathname === "/");
       await shows(page.getByRole("status").getByText("Log in to see author profiles."));
       await expectAccessible(page);

@@ -262,6 +262,12 @@ describe("subscribing and sending", () => {
     await expectAccessible(page);
     await section.getByRole("button", { name: /^Unsubscribe from Everything on / }).click();
     await shows(section.getByText("No subscriptions yet."));
+    // From a writer's page, in one click: the account's address, verified, is subscribed at once.
+    await page.goto("/@penwright");
+    await page.getByRole("button", { name: "Subscribe with my account's address" }).click();
+    await shows(page.getByText("You are subscribed"));
+    await page.goto("/settings");
+    await shows(section.getByText("penwright's posts"));
     expectNoProblems(site);
     await site.context.close();
   });

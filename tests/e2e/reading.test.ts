@@ -73,8 +73,11 @@ describe("a visitor reading the site", () => {
     await shows(page.getByRole("heading", { name: post.category, level: 1 }));
     await expectAccessible(page);
 
+    // A visitor's byline leads to the author's public page (DESIGN.md 11).
     await page.getByRole("link", { name: post.user.username }).first().click();
-    await page.waitForURL((url) => url.pathname === "/");
+    await page.waitForURL((url) => url.pathname === `/@${post.user.username}`);
+    await shows(page.getByRole("heading", { name: post.user.username, level: 1 }));
+    await expectAccessible(page);
     expectNoProblems(site);
     await site.context.close();
   });

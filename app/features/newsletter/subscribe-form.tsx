@@ -1,9 +1,10 @@
-import { useFetcher } from "react-router";
+import { useFetcher, useRouteLoaderData } from "react-router";
 import { subscribeSchema } from "../../../contract/newsletter.js";
 import { newsletterSubscribePath } from "../../../contract/page-paths.js";
 import { Field } from "../forms/field.js";
 import { FormAlert } from "../forms/form-alert.js";
 import { useClientValidation, type ActionResult } from "../forms/form-state.js";
+import type { loader as rootLoader } from "../../root.js";
 
 /** Whose posts a form subscribes to: the whole site, or one writer's. */
 export interface SubscribeScope {
@@ -30,6 +31,9 @@ export function SubscribeForm(props: {
   const result = fetcher.data ?? props.answer;
   const { errors, onSubmit } = useClientValidation(subscribeSchema, result?.errors);
   const choices = props.choices ?? [props.scope];
+  // A member subscribes their account's address in one click; the page stays the same for every
+  // member (a shell), as the address is read by the action, not written here.
+  const member = useRouteLoaderData<typeof rootLoader>("root")?.member ?? false;
   return (
     <section className="card subscribe" aria-labelledby={`${props.id}-title`}>
       <h2 id={`${props.id}-title`}>Get new posts by e-mail</h2>
@@ -37,7 +41,7 @@ export function SubscribeForm(props: {
         method="post"
         action={newsletterSubscribePath}
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={member ? undefined : onSubmit}
         className="form subscribe-form"
       >
         {choices.length > 1 ? (
@@ -62,24 +66,33 @@ export function SubscribeForm(props: {
           {choices.length > 1
             ? "Each new post in your inbox."
             : `Each new post from ${props.scope.name} in your inbox.`}{" "}
-          No account needed; we never track whether you open a mail or click in it, and every mail
-          has a link to leave.
+          {member ? "Sent to your account's address" : "No account needed"}; we never track whether
+          you open a mail or click in it, and every mail has a link to leave.
         </p>
         <FormAlert result={result} />
-        <div className="subscribe-row">
-          <Field
-            label="Email"
-            name="email"
-            id={`${props.id}-email`}
-            type="email"
-            autoComplete="email"
-            defaultValue={props.answer?.ok === false ? props.answer.email : undefined}
-            error={errors.email}
-          />
-          <button type="submit" className="button" disabled={fetcher.state !== "idle"}>
-            Subscribe
-          </button>
-        </div>
+        {member ? (
+          <div className="subscribe-row">
+            <input type="hidden" name="own" value="1" />
+            <button type="submit" className="button" disabled={fetcher.state !== "idle"}>
+              Subscribe with my account&apos;s address
+            </button>
+          </div>
+        ) : (
+          <div className="subscribe-row">
+            <Field
+              label="Email"
+              name="email"
+              id={`${props.id}-email`}
+              type="email"
+              autoComplete="email"
+              defaultValue={props.answer?.ok === false ? props.answer.email : undefined}
+              error={errors.email}
+            />
+            <button type="submit" className="button" disabled={fetcher.state !== "idle"}>
+              Subscribe
+            </button>
+          </div>
+        )}
         {result?.ok ? (
           <p role="status" className="notice">
             {result.message}
