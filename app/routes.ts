@@ -38,6 +38,7 @@ export default [
   route("unsubscribe/:userId/:token", "routes/unsubscribe.tsx"),
   route("newsletter/subscribe", "routes/newsletter-subscribe.tsx"),
   route("newsletter/subscribers", "routes/subscribers.tsx"),
+  route("newsletter/subscribers.csv", "routes/subscribers-export.tsx"),
   route("newsletter/confirm/:id/:token", "routes/newsletter-confirm.tsx"),
   route("newsletter/unsubscribe/:token", "routes/newsletter-unsubscribe.tsx"),
   ...prefix("admin-dashboard", [

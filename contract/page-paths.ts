@@ -39,6 +39,9 @@ export const newsletterSubscribePath = "/newsletter/subscribe";
 /** An owner's subscribers: a writer's own, or every one for an admin (decision 028). */
 export const newsletterSubscribersPath = "/newsletter/subscribers";
 
+/** The same list as a CSV file, for the page's session. */
+export const newsletterSubscribersCsvPath = "/newsletter/subscribers.csv";
+
 /** An author's public page, for everyone (DESIGN.md 11, "Public author pages"). */
 export const authorPath = (username: string) => `/@${encodeURIComponent(username)}`;
 

@@ -5,7 +5,10 @@ import {
   subscriberMessages,
   type SubscriptionStatus,
 } from "../../contract/newsletter.js";
-import { newsletterSubscribersPath } from "../../contract/page-paths.js";
+import {
+  newsletterSubscribersCsvPath,
+  newsletterSubscribersPath,
+} from "../../contract/page-paths.js";
 import { deleteSubscriber, listSubscribers } from "../../core/newsletter/owners.js";
 import { importSubscribers } from "../../core/newsletter/subscriber-import.js";
 import { requireViewer } from "../features/auth/guards.server.js";
@@ -104,7 +107,7 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
       : undefined;
   const filter = new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}) });
   const listPath = `${newsletterSubscribersPath}${filter.size > 0 ? `?${filter.toString()}` : ""}`;
-  const csv = `/api/newsletter/subscribers.csv${filter.size > 0 ? `?${filter.toString()}` : ""}`;
+  const csv = `${newsletterSubscribersCsvPath}${filter.size > 0 ? `?${filter.toString()}` : ""}`;
   return (
     <section className="security-page">
       <h1 className="page-title">Subscribers</h1>

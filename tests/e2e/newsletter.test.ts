@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { subscriptionLinks } from "../../core/newsletter/subscriptions.js";
 import { lastMailTo, readOutbox, type Mail } from "../support/mail.js";
@@ -223,6 +224,11 @@ describe("subscribing and sending", () => {
     await shows(page.getByRole("heading", { name: "Subscribers", level: 1 }));
     await shows(page.getByRole("cell", { name: "coast-reader@example.com" }));
     await expectAccessible(page);
+    // The CSV download works with the page's session.
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download CSV" }).click();
+    const file = await (await download).path();
+    expect(await readFile(file, "utf8")).toContain("coast-reader@example.com");
     // Substack's export: email first, then its own columns; one row says the reader left.
     const csv = [
       "email,active_subscription,expiry,plan,email_disabled,created_at",

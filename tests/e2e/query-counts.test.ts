@@ -373,6 +373,7 @@ beforeAll(async () => {
     { path: `/@${author.username}?page=2`, as: "member" },
     { path: "/newsletter/subscribe", as: "visitor" },
     { path: "/newsletter/subscribers", as: "member" },
+    { path: "/newsletter/subscribers.csv", as: "admin", shows: "email,scope,author" },
     { path: "/newsletter/subscribers?status=pending&q=counted&page=2", as: "admin" },
     { path: "/admin-dashboard", as: "admin" },
     { path: "/admin-dashboard/users-table", as: "admin" },
