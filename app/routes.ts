@@ -9,6 +9,7 @@ export default [
   route("posts/images", "routes/post-images.tsx"),
   route("posts/details/:id", "routes/post-details.tsx"),
   route("posts/edit/:id", "routes/edit-post.tsx"),
+  route("posts/edit/:id/newsletter", "routes/post-newsletter.tsx"),
   route("posts/categories/:category", "routes/category.tsx"),
   route("tags/:name", "routes/tag.tsx"),
   route("menu", "routes/menu.tsx"),

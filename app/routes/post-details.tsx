@@ -70,6 +70,7 @@ interface PostViewerData {
         imageAlt: string | null;
         status: PostStatus;
         publishAt: string | null | undefined;
+        newsletter: "send" | "none" | undefined;
       }
     | undefined;
   canDelete: boolean;
@@ -120,6 +121,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
                 imageAlt: post.imageAlt,
                 status: post.status,
                 publishAt: post.publishAt,
+                newsletter: post.newsletter,
               }
             : undefined,
           canDelete: canDeletePost(reader, owned),

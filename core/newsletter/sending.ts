@@ -17,6 +17,7 @@ import { forbidden, notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
 import type { Actor } from "../users/policies.js";
 import { pruneLapsed, subscriptionLinks } from "./subscriptions.js";
+import { newsletterAudience } from "./audience.js";
 
 // A post mailed to its subscribers (decision 028): once, when it first goes public, one outbox
 // row a recipient, sent at NEWSLETTER_RATE a minute; a 4xx is retried for a day, a 5xx bounces.
@@ -320,7 +321,11 @@ export async function postNewsletter(
     : undefined;
   if (!post) throw notFound(newsletterMessages.postNotFound);
   if (post.user_id !== actor.id && !actor.isAdmin) throw forbidden();
-  return mailingOf(deps, post.id);
+  const mailing = await mailingOf(deps, post.id);
+  // Not sent yet: how many it would go to now, as its publish controls say.
+  return mailing.status === "not_sent"
+    ? { ...mailing, recipients: await newsletterAudience(deps, post.user_id) }
+    : mailing;
 }
 
 /**

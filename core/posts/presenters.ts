@@ -40,6 +40,8 @@ export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
     // Only while it is scheduled (the API's contract names status and publishedAt; a scheduled
     // post's time is its author's to see and change).
     ...(row.status === "scheduled" ? { publishAt: row.publish_at } : {}),
+    // Until it is out, whether publishing mails it (decision 028): its author's choice to change.
+    ...(row.status === "published" ? {} : { newsletter: row.newsletter }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -264,7 +264,11 @@ describe("a post mailed to its subscribers", () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(relay.accepted.filter((mail) => header(mail, "Subject") === "Quiet")).toEqual([]);
-    expect((await newsletterOf(post._id)).body).toMatchObject({ status: "not_sent" });
+    // Not sent: how many it would go to now (the five of the last mailing), as the editor says.
+    expect((await newsletterOf(post._id)).body).toMatchObject({
+      status: "not_sent",
+      recipients: 5,
+    });
     const bad = await addPostRaw("maybe");
     expect(bad.status).toBe(400);
   });
@@ -329,6 +333,18 @@ describe("a post mailed to its subscribers", () => {
     // It went to the writer alone, and the draft is still unmailed and unpublished.
     expect(relay.accepted.slice(before).map((m) => m.to)).toEqual([mail.to]);
     expect((await newsletterOf(draft._id)).body).toMatchObject({ status: "not_sent" });
+    // Until it is out, its JSON says what publishing will do; once out, no more.
+    const own = await api.get<{ newsletter?: string }>(`/api/posts/${draft._id}`, {
+      token: writer.token,
+    });
+    expect(own.body.newsletter).toBe("send");
+    const published = await addPost(api, writer, {
+      title: "Out, unmailed",
+      category: CATEGORY,
+      newsletter: "none",
+    });
+    const out = await api.get<{ newsletter?: string }>(`/api/posts/${published._id}`);
+    expect(out.body).not.toHaveProperty("newsletter");
   });
 
   it("tries a refused mail again, and stops mailing an address that bounced", async () => {

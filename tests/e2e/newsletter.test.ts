@@ -146,9 +146,18 @@ describe("subscribing and sending", () => {
       status: "draft",
     });
     const desk = await open({ signedIn: writer.token });
+    const reach = /^\d+ subscribers? would get it by e-mail, once\.$/;
+    // The draft's page: its quick editor offers the same choice, counted when it opens.
+    await desk.page.goto(`/posts/details/${draft._id}`);
+    await desk.page.getByRole("button", { name: "Edit Post" }).click();
+    const quick = desk.page.getByRole("dialog", { name: "Update Post" });
+    await shows(quick.getByText(reach));
+    const counted = await quick.getByText(reach).textContent();
+    expect(await quick.getByLabel("Publish and e-mail subscribers").isChecked()).toBe(true);
     await desk.page.goto(`/posts/edit/${draft._id}`);
-    const offer = desk.page.getByText(/^\d+ subscribers? would get it by e-mail, once\.$/);
+    const offer = desk.page.getByText(reach);
     await shows(offer);
+    expect(await offer.textContent()).toBe(counted);
     // The reader above, and whoever subscribed to the whole site before.
     const audience = Number((await offer.textContent())?.split(" ")[0]);
     expect(audience).toBeGreaterThanOrEqual(1);

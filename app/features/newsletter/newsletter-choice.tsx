@@ -1,7 +1,7 @@
 /** What the publish controls say about mailing a post (decision 028). */
 export interface NewsletterOffer {
-  /** The addresses it would go to now. */
-  audience: number;
+  /** The addresses it would go to now; undefined while it is being counted. */
+  audience: number | undefined;
   /** What is chosen first: the post's own choice, or the site's default for a new one. */
   choice: "send" | "none";
   /** When it was mailed, if it was: it never goes again. */
@@ -42,9 +42,11 @@ export function NewsletterChoice(props: { offer: NewsletterOffer; idPrefix?: str
         Publish only
       </label>
       <p id={hint} className="field-hint">
-        {offer.audience === 0
-          ? "Nobody has subscribed yet."
-          : `${subscribers(offer.audience)} would get it by e-mail, once.`}
+        {offer.audience === undefined
+          ? "Counting subscribers…"
+          : offer.audience === 0
+            ? "Nobody has subscribed yet."
+            : `${subscribers(offer.audience)} would get it by e-mail, once.`}
       </p>
     </fieldset>
   );

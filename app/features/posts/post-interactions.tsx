@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
-import { Form, Link, useNavigation, useParams } from "react-router";
+import { Form, Link, useFetcher, useNavigation, useParams } from "react-router";
 import {
   CommentCreateSchema,
   CommentUpdateSchema,
@@ -25,6 +25,7 @@ import { FormAlert } from "../forms/form-alert.js";
 import { useClientValidation, type ActionResult } from "../forms/form-state.js";
 import type { PostStatus } from "../../../contract/content.js";
 import { PublishControls } from "./publish-controls.js";
+import { NewsletterChoice, type NewsletterOffer } from "../newsletter/newsletter-choice.js";
 
 export type Result = (ActionResult & { intent?: string | undefined }) | undefined;
 
@@ -295,6 +296,8 @@ export function OwnerTools(props: {
     imageAlt: string | null;
     status: PostStatus;
     publishAt?: string | null | undefined;
+    /** Until it is out: whether publishing mails it (decision 028). */
+    newsletter?: "send" | "none" | undefined;
   };
   categories: { _id: string; title: string }[];
   result: Result;
@@ -304,6 +307,13 @@ export function OwnerTools(props: {
   const [editing, setEditing] = useState(false);
   // The post page's own id: the editor keeps this post's draft apart and previews in its format.
   const { id: postId } = useParams();
+  // How many it would be mailed to, read when the editor opens (the page stays a reader's cost).
+  const offer = useFetcher<NewsletterOffer>();
+  const unpublished = props.post.status !== "published";
+  const { load } = offer;
+  useEffect(() => {
+    if (editing && unpublished && postId) void load(`/posts/edit/${postId}/newsletter`);
+  }, [editing, unpublished, postId, load]);
   const close = () => {
     setEditing(false);
   };
@@ -402,7 +412,16 @@ export function OwnerTools(props: {
               publishAt={props.post.publishAt}
               error={errors.publishAt}
               idPrefix="field-edit"
-            />
+            >
+              <NewsletterChoice
+                idPrefix="field-edit"
+                offer={{
+                  audience: offer.data?.audience,
+                  choice: props.post.newsletter ?? "send",
+                  sentAt: offer.data?.sentAt,
+                }}
+              />
+            </PublishControls>
           )}
         </Form>
       </Modal>

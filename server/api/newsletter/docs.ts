@@ -94,6 +94,9 @@ export const newsletterDocs = {
   },
   postNewsletter: {
     summary: "How a post's mailing to subscribers went",
+    description:
+      "Once sent, `recipients` is how many it went to; while `not_sent`, how many it would go " +
+      "to now (the active subscribers of the site and of its writer, each address once).",
     tag: "posts",
     access: "signed-in",
     params: { id: "The post (its writer or an admin)" },
