@@ -89,6 +89,10 @@ export const PostSchema = named(
     status: z.enum(POST_STATUSES),
     publishedAt: time.nullable(),
     publishAt: time.nullable().optional().describe("Only on a scheduled post"),
+    newsletter: z
+      .enum(["send", "none"])
+      .optional()
+      .describe("Only until it is published: whether publishing e-mails it to subscribers"),
     createdAt: time,
     updatedAt: time,
   }),

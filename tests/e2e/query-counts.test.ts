@@ -330,6 +330,7 @@ beforeAll(async () => {
     // The full editor of the reader's own post, and one of its revisions against it.
     { path: `/posts/edit/${own._id}`, as: "member" },
     { path: `/posts/edit/${own._id}?revision=${revisionId}`, as: "member" },
+    { path: `/posts/edit/${own._id}/newsletter`, as: "member", shows: "audience" },
     { path: `/posts/details/${post._id}`, as: "member" },
     { path: `/posts/details/${post._id}?comments=1`, as: "member" },
     // The author's own draft, with its edit form (after its warm-up, below).
