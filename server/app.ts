@@ -30,6 +30,7 @@ import { collectApiRoutes, type ApiRoute } from "./api/openapi/document.js";
 import { openApiRoutes } from "./api/openapi/routes.js";
 import { passwordRoutes } from "./api/password/routes.js";
 import { postRoutes } from "./api/posts/routes.js";
+import { postAnswers } from "./api/posts/post-answers.js";
 import { reportRoutes } from "./api/reports/routes.js";
 import { searchRoutes } from "./api/search/routes.js";
 import { siteSettingsRoutes } from "./api/settings/routes.js";
@@ -110,7 +111,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   securityRoutes(server, deps);
   passwordRoutes(server, deps);
   userRoutes(server, deps);
-  postRoutes(server, deps, { slotMs: timeouts.slotMs });
+  postRoutes(server, deps, {
+    slotMs: timeouts.slotMs,
+    answers: postAnswers(deps, contentVersion),
+  });
   commentRoutes(server, deps);
   categoryRoutes(server, deps);
   adminRoutes(server, deps);

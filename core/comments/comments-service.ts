@@ -141,7 +141,7 @@ export async function createComment(deps: CoreDeps, actor: Actor, body: unknown)
             postPublished: post.status === "published",
           });
         }),
-      { postId: post.id },
+      { postId: post.id, comments: true },
     );
   } catch (error) {
     // The post was deleted between the check and the insert.
@@ -163,7 +163,7 @@ export async function updateComment(deps: CoreDeps, actor: Actor, id: string, bo
         .set({ text, updated_at: iso(deps.clock()) })
         .where("id", "=", comment.id)
         .execute(),
-    { postId: comment.post_id },
+    { postId: comment.post_id, comments: true },
   );
   return { ...(await presentOne(deps, comment.id)), message: commentMessages.updated };
 }
@@ -174,7 +174,7 @@ export async function deleteComment(deps: CoreDeps, actor: Actor, id: string) {
   await changingContent(
     deps,
     () => deps.db.transaction().execute((trx) => deleteCommentIn(trx, deps, actor, comment)),
-    { postId: comment.post_id },
+    { postId: comment.post_id, comments: true },
   );
   return { commentId: comment.id, message: commentMessages.deleted };
 }

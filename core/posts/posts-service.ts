@@ -281,21 +281,25 @@ export async function getPost(
         .where("likes.post_id", "=", id)
         .orderBy("likes.created_at"),
     ),
-    withComments
-      ? commentsOfPost(deps.db, bound, () =>
-          selectComments(deps.db)
-            .where("comments.post_id", "=", id)
-            .orderBy("comments.created_at")
-            .orderBy("comments.id"),
-        )
-      : [],
+    withComments ? commentsOfPostForApi(deps, id) : [],
   ]);
   return presentPostDetail(
     deps,
     row,
     likers.map((user) => presentPublicUser(deps, user)),
-    comments.map((comment) => presentComment(deps, comment)),
+    comments,
   );
+}
+
+/** Every comment of a post, oldest first, as `GET /api/posts/:id` lists them. */
+export async function commentsOfPostForApi(deps: CoreDeps, id: string) {
+  const rows = await commentsOfPost(deps.db, { parameters: [id] }, () =>
+    selectComments(deps.db)
+      .where("comments.post_id", "=", id)
+      .orderBy("comments.created_at")
+      .orderBy("comments.id"),
+  );
+  return rows.map((comment) => presentComment(deps, comment));
 }
 
 /**
@@ -784,6 +788,7 @@ export async function deletePostIn(
 /**
  * Likes or unlikes. The (user, post) primary key makes a second like impossible: the insert is
  * skipped on conflict, and only then is the like removed, so concurrent likes all count once.
+ * The route answers with the post as `GET /api/posts/:id` does, put together from kept pieces.
  */
 export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
   const post = await requirePost(deps, actor, id);
@@ -814,7 +819,6 @@ export async function toggleLike(deps: CoreDeps, actor: Actor, id: string) {
     if (!(await findPost(deps, post.id))) throw notFound(postMessages.notFound);
     throw error;
   });
-  return getPost(deps, actor, post.id);
 }
 
 /** Posts by id with their plain text (search results), compiled once per count of ids. */

@@ -7,6 +7,11 @@ import type { CoreDeps } from "../deps.js";
  */
 export interface ContentScope {
   postId: string;
+  /**
+   * Its comments changed (one written, edited or deleted), not only its likes or its own fields:
+   * what is kept of its comments alone (their JSON, decision 029) is then made again.
+   */
+  comments?: boolean;
 }
 
 /**

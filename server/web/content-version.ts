@@ -19,6 +19,8 @@ export interface ContentState {
   count: number;
   /** The count at each asked post's last change of its likes or comments; 0 if none yet. */
   last: number[];
+  /** The count at each asked post's last change of its comments alone; 0 if none yet. */
+  lastComments: number[];
 }
 
 /**
@@ -39,6 +41,14 @@ export interface ContentVersion {
 /** What an answer that shows one post's likes or comments (its page, its JSON) is kept under. */
 export function postVersion(state: ContentState) {
   return `${state.site}/${state.epoch}/${String(state.last[0] ?? 0)}`;
+}
+
+/**
+ * What a post's comments, apart from the rest of it, are kept under (decision 029): a like does
+ * not move it on, so a post's JSON made again after a like reuses its comments' kept JSON.
+ */
+export function commentsVersion(state: ContentState) {
+  return `${state.site}/${state.epoch}/${String(state.lastComments[0] ?? 0)}`;
 }
 
 /** The post a page shows whole (its likes and comments), from the page's address. */
@@ -85,6 +95,7 @@ export function memoryContentVersion(): ContentVersion {
   let count = 0;
   // Only the posts changed since the site's version last moved: older answers are gone anyway.
   const last = new Map<string, number>();
+  const lastComments = new Map<string, number>();
   return {
     current: () => Promise.resolve(String(site)),
     state: (postIds) =>
@@ -93,14 +104,17 @@ export function memoryContentVersion(): ContentVersion {
         epoch: "",
         count,
         last: postIds.map((id) => last.get(id) ?? 0),
+        lastComments: postIds.map((id) => lastComments.get(id) ?? 0),
       }),
     bump: (scope) => {
       if (scope) {
         count += 1;
         last.set(scope.postId, count);
+        if (scope.comments) lastComments.set(scope.postId, count);
       } else {
         site += 1;
         last.clear();
+        lastComments.clear();
       }
       return Promise.resolve();
     },
@@ -123,10 +137,12 @@ end
 return redis.call('GET', KEYS[1])
 `;
 
+// A post's comments are counted under `c:` and its id as well (ARGV[3] is 'comments').
 const POST_CHANGED = `
 redis.call('HSETNX', KEYS[1], '#epoch', ARGV[1])
 local count = redis.call('HINCRBY', KEYS[1], '#count', 1)
 redis.call('HSET', KEYS[1], ARGV[2], count)
+if ARGV[3] == 'comments' then redis.call('HSET', KEYS[1], 'c:' .. ARGV[2], count) end
 return count
 `;
 
@@ -135,6 +151,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SET', KEYS[1], ARGV[1]) e
 redis.call('HSETNX', KEYS[2], '#epoch', ARGV[2])
 local fields = {'#epoch', '#count'}
 for i = 3, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 3, #ARGV do fields[#fields + 1] = 'c:' .. ARGV[i] end
 local values = redis.call('HMGET', KEYS[2], unpack(fields))
 table.insert(values, 1, redis.call('GET', KEYS[1]))
 return values
@@ -164,13 +181,15 @@ export function redisContentVersion(
         const values = (await redis.eval(STATE, 2, key, posts, seed(), newEpoch(), ...postIds)) as (
           string | null
         )[];
-        const [site, epoch, count, ...last] = values;
+        const [site, epoch, count, ...counts] = values;
         if (site == null || epoch == null) return undefined;
+        const numbers = counts.map((value) => Number(value ?? 0));
         return {
           site,
           epoch,
           count: Number(count ?? 0),
-          last: last.map((value) => Number(value ?? 0)),
+          last: numbers.slice(0, postIds.length),
+          lastComments: numbers.slice(postIds.length),
         };
       } catch (error) {
         onError(error);
@@ -179,7 +198,14 @@ export function redisContentVersion(
     },
     bump: async (scope) => {
       await (scope
-        ? redis.eval(POST_CHANGED, 1, posts, newEpoch(), scope.postId)
+        ? redis.eval(
+            POST_CHANGED,
+            1,
+            posts,
+            newEpoch(),
+            scope.postId,
+            scope.comments ? "comments" : "likes",
+          )
         : redis.eval(SEEDED, 2, key, posts, seed(), "bump"));
     },
   };

@@ -352,6 +352,50 @@ describe("a post's likes and comments", () => {
   });
 });
 
+describe("a post's JSON, put together from kept pieces (decision 029)", () => {
+  it("reads again only what a write changed: a like, not the comments", async () => {
+    const post = await addPost(api, author, { title: "Pieces", category: "Travel" });
+    const path = `/api/posts/${post._id}`;
+    await addComment(api, reader, post._id, "First word");
+    await addComment(api, author, post._id, "Second word");
+    const texts = (body: PostDetail) => body.comments.map((c) => c.text);
+    expect(texts((await api.get<PostDetail>(path)).body)).toEqual(["First word", "Second word"]);
+
+    // A like: the post's row and likers are read again, its comments come from what was kept.
+    const liked = await api.put<PostDetail>(`/api/posts/like/${post._id}`, undefined, {
+      token: reader.token,
+    });
+    expect(liked.status).toBe(200);
+    expect(texts(liked.body)).toEqual(["First word", "Second word"]);
+    const { result, ran } = await queriesOf(() => api.get<PostDetail>(path));
+    // Byte for byte what the like answered, and what a post whole would be.
+    expect(result.text).toBe(liked.text);
+    expect(JSON.stringify(result.body)).toBe(result.text);
+    expect(result.body.likes.map((user) => user._id)).toEqual([reader.id]);
+    expect(result.body.likesCount).toBe(1);
+    expect(ran).toBe(2);
+
+    // A comment reads them all again, and shows at once.
+    await addComment(api, reader, post._id, "Third word");
+    const commented = await queriesOf(() => api.get<PostDetail>(path));
+    expect(texts(commented.result.body)).toEqual(["First word", "Second word", "Third word"]);
+    expect(commented.ran).toBe(3);
+    // Another post's comments are never these.
+    const other = await addPost(api, author, { title: "Other pieces", category: "Travel" });
+    expect((await api.get<PostDetail>(`/api/posts/${other._id}`)).body.comments).toEqual([]);
+
+    // A commenter's new name (the site's version moves on) shows in the comments kept before.
+    const renamed = await api.put(
+      `/api/users/profile/${reader.id}`,
+      { username: "renamedreader", email: reader.email, bio: "Reads", socialMedia: [] },
+      { token: reader.token },
+    );
+    expect(renamed.status, renamed.text).toBe(200);
+    const names = (await api.get<PostDetail>(path)).body.comments.map((c) => c.user.username);
+    expect(names).toEqual(["renamedreader", author.username, "renamedreader"]);
+  });
+});
+
 describe("a content write that fails after its commit", () => {
   it("still drops the kept answers: the next read shows what was committed", async () => {
     const post = await addPost(api, author, { title: "Half-failed", category: "Travel" });

@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  commentsVersion,
   listStillCurrent,
   memoryContentVersion,
   postVersion,
@@ -90,8 +91,20 @@ describe.each(versions)("the content version %s", (_name, make) => {
     expect(second.last[1]).toBeLessThanOrEqual(first.count);
     expect(listStillCurrent(second.count, second)).toBe(true);
 
+    // Only a change of its comments moves what a post's comments are kept under (decision 029).
+    const comments = async () => commentsVersion((await version.state(["a"])) ?? second);
+    const commentsBefore = await comments();
+    await version.bump({ postId: "a" });
+    expect(await comments()).toBe(commentsBefore);
+    await version.bump({ postId: "a", comments: true });
+    const commentsNow = await comments();
+    expect(commentsNow).not.toBe(commentsBefore);
+    const both = await version.state(["b", "a"]);
+    expect(both?.lastComments[0]).toBe(0);
+
     const aNow = await forA();
     await version.bump();
+    expect(await comments()).not.toBe(commentsNow);
     const third = await version.state(["a", "b"]);
     expect(third?.site).not.toBe(first.site);
     expect(await forA()).not.toBe(aNow);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import {
   BODY_IMAGE_MAX_BYTES,
   IMAGE_CREATE_MAX_BYTES,
@@ -11,7 +11,6 @@ import {
   countPosts,
   createPost,
   deletePost,
-  getPost,
   listPosts,
   listPostsInBatches,
   listTags,
@@ -28,12 +27,24 @@ import { jsonArrayStream } from "../json-stream.js";
 import { readPageQuery } from "../query.js";
 import { limits } from "../rate-limits.js";
 import { answerPrivately } from "../shared-answers.js";
+import type { Actor } from "../../../core/users/policies.js";
+import type { PostAnswers } from "./post-answers.js";
 import { postDocs as docs } from "./docs.js";
 import { documented } from "../openapi/route-docs.js";
 
 type IdParams = { Params: { id: string } };
 
-export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { slotMs: number }) {
+export function postRoutes(
+  app: FastifyInstance,
+  deps: CoreDeps,
+  options: { slotMs: number; answers: PostAnswers },
+) {
+  const { answers } = options;
+  /** A post's JSON as `GET /api/posts/:id` answers it, from kept pieces (decision 029). */
+  const sendPost = async (reply: FastifyReply, actor: Actor | undefined, id: string) => {
+    const { json } = await answers.answer(actor, id);
+    return reply.type("application/json; charset=utf-8").send(json);
+  };
   // Whole lists are the heaviest answers there are (10 MB for 10,000 posts, compressed on the way):
   // one at a time, the rest wait their turn, so a crowd asking for them cannot exhaust the memory
   // (several at once finish no sooner: the work is JSON and compression, on the CPU).
@@ -82,12 +93,12 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { slot
     return listTags(deps, pageNumber);
   });
 
-  app.get<IdParams>("/api/posts/:id", documented(docs.get), async (request) => {
+  app.get<IdParams>("/api/posts/:id", documented(docs.get), async (request, reply) => {
     const signed = await optionalSignedIn(deps, request);
-    const post = await getPost(deps, signed?.actor, request.params.id);
+    const { status, json } = await answers.answer(signed?.actor, request.params.id);
     // A draft or a scheduled post is its author's answer alone: never kept for others.
-    if (post.status !== "published") answerPrivately(request);
-    return post;
+    if (status !== "published") answerPrivately(request);
+    return reply.type("application/json; charset=utf-8").send(json);
   });
 
   app.post("/api/posts", documented(docs.create, limits.upload), async (request, reply) => {
@@ -133,10 +144,15 @@ export function postRoutes(app: FastifyInstance, deps: CoreDeps, options: { slot
     },
   );
 
-  app.put<IdParams>("/api/posts/like/:id", documented(docs.like, limits.like), async (request) => {
-    const { actor } = await requireSignedIn(deps, request);
-    return toggleLike(deps, actor, request.params.id);
-  });
+  app.put<IdParams>(
+    "/api/posts/like/:id",
+    documented(docs.like, limits.like),
+    async (request, reply) => {
+      const { actor } = await requireSignedIn(deps, request);
+      await toggleLike(deps, actor, request.params.id);
+      return sendPost(reply, actor, request.params.id);
+    },
+  );
 
   app.delete<IdParams>("/api/posts/:id", documented(docs.remove), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
