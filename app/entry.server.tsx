@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { createElement, Fragment } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
-import { ShellContext } from "./features/viewer/islands.js";
+import { ComposingContext, ShellContext } from "./features/viewer/islands.js";
 import type { RecordedIsland } from "../contract/site-host.js";
 
 export const streamTimeout = 10_000;
@@ -90,13 +90,16 @@ export function renderIslands(
   islands: readonly RecordedIsland[],
   dataOf: (route: string) => unknown,
 ): string[] {
+  // Islands inside a live island (decision 029) find their parts here.
   const html = renderToString(
-    islands.map((island, index) => (
-      <Fragment key={index}>
-        {island.render(dataOf(island.route))}
-        {createElement(ISLAND_END)}
-      </Fragment>
-    )),
+    <ComposingContext value={dataOf}>
+      {islands.map((island, index) => (
+        <Fragment key={index}>
+          {island.render(dataOf(island.route))}
+          {createElement(ISLAND_END)}
+        </Fragment>
+      ))}
+    </ComposingContext>,
   );
   return html.split(`<${ISLAND_END}></${ISLAND_END}>`).slice(0, islands.length);
 }

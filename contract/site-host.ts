@@ -63,7 +63,7 @@ export interface Viewer {
 export interface RecordedIsland {
   /** The text standing in its place in the shell's HTML. */
   marker: string;
-  /** The route whose viewer part it reads. */
+  /** The route whose part it reads (a live part's name for a live island, decision 029). */
   route: string;
   /** The island for a viewer's part of its route (the contexts it sat in included). */
   render(viewerData: unknown): ReactNode;
@@ -74,10 +74,20 @@ export interface RecordedIsland {
  * member, with markers where each viewer's parts go, filled in per request by the host.
  */
 export interface ShellRecorder {
+  /**
+   * Whether the shell is every member's (decision 021); false: every visitor's, whose islands
+   * are its live ones alone (decision 029).
+   */
+  forMembers: boolean;
   /** The marker of `name` in this shell: text no content can hold (it carries a secret). */
   marker(name: string): string;
   /** Each route's reads for a viewer, by route id (`viewerPart`). */
   parts: Map<string, (viewer: Viewer) => Promise<unknown>>;
+  /**
+   * The reads of what a write of the page's post's likes or comments changes (`livePart`,
+   * decision 029), the same for every reader, by name.
+   */
+  liveParts: Map<string, () => Promise<unknown>>;
   islands: RecordedIsland[];
 }
 
@@ -87,7 +97,10 @@ declare module "react-router" {
     deps: CoreDeps;
     site: SiteInfo;
     viewer: Viewer | undefined;
-    /** Set when this render is a shell for every member, and `viewer` is then undefined. */
+    /**
+     * Set when this render is a shell for every member (or, `forMembers` false, for every
+     * visitor), and `viewer` is then undefined.
+     */
     shell?: ShellRecorder;
     /** Whether cookies get the Secure flag (the site is served over HTTPS). */
     secureCookies: boolean;

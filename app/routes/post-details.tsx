@@ -1,9 +1,8 @@
 import { useRef, type ReactNode } from "react";
 import { data, Link, useActionData, useRouteLoaderData } from "react-router";
-import { canEditComment } from "../../core/comments/policies.js";
 import { canDeletePost, canEditPost } from "../../core/posts/policies.js";
 import { listCommentThreads } from "../../core/comments/threads.js";
-import { getPost } from "../../core/posts/posts-service.js";
+import { getPost, likersOf } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { getProfileBasics } from "../../core/users/users-service.js";
 import { pageMeta } from "../meta.js";
@@ -25,7 +24,7 @@ import {
   ShareMenu,
 } from "../features/posts/post-interactions.js";
 import { Island } from "../features/viewer/islands.js";
-import { isMember, viewerPart } from "../features/viewer/viewer-part.server.js";
+import { isMember, livePart, viewerPart } from "../features/viewer/viewer-part.server.js";
 import type { PostStatus } from "../../contract/content.js";
 import { SocialLinks } from "../features/users/social-links.js";
 import { BookmarkButton } from "../features/reading/bookmark-button.js";
@@ -55,9 +54,27 @@ const THREADS_PER_PAGE = 50;
 /** This route's id, naming its viewer part (decision 021). */
 const ROUTE = "routes/post-details";
 
+/**
+ * What a like or a comment changes on the page (decision 029), the same for every reader: read
+ * once per state of the post's likes and comments and filled in, so such a write makes no page
+ * again.
+ */
+interface PostLiveData {
+  likes: PostDetail["likes"];
+  likesCount: number;
+  commentsCount: number;
+  comments: Awaited<ReturnType<typeof listCommentThreads>>;
+}
+
+type PostDetail = Awaited<ReturnType<typeof getPost>>;
+
+/** The name of this route's live part. */
+const LIVE = `live:${ROUTE}`;
+
 /** The post page's part for a signed-in viewer: what they did and what they may do here. */
 interface PostViewerData {
-  liked: boolean;
+  /** Who they are: their likes and their own comments' tools are found by it. */
+  userId: string;
   saved: boolean;
   /** Whether they follow the author; undefined on their own post (no Follow button). */
   following: boolean | undefined;
@@ -74,8 +91,6 @@ interface PostViewerData {
       }
     | undefined;
   canDelete: boolean;
-  /** The comments they may edit and delete (SPEC.md 6: only their author). */
-  ownComments: string[];
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -84,21 +99,45 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     const actor = context.viewer?.actor;
     // The post first: one a shell may not show (a draft, for every member) is refused before the
     // rest is read, and the page is then rendered whole for its viewer (decision 021).
-    const post = await getPost(deps, actor, params.id, false);
-    const comments = await listCommentThreads(deps, params.id, {
-      page: pageParam(request.url, "comments"),
-      perPage: THREADS_PER_PAGE,
-    });
+    // A shell shows no likers (they are the live part's): it reads none.
+    const post = await getPost(
+      deps,
+      actor,
+      params.id,
+      context.shell ? ["comments", "likers"] : ["comments"],
+    );
+    const commentsPage = pageParam(request.url, "comments");
+    const liveOf = async (likes: PostDetail["likes"]): Promise<PostLiveData> => {
+      const comments = await listCommentThreads(deps, post._id, {
+        page: commentsPage,
+        perPage: THREADS_PER_PAGE,
+      });
+      return {
+        likes,
+        likesCount: likes.length,
+        commentsCount: comments.commentsCount,
+        comments,
+      };
+    };
+    const live = await livePart(
+      context,
+      LIVE,
+      async () => liveOf(await likersOf(deps, post._id)),
+      () => liveOf(post.likes),
+    );
     // The author box after the post: what their profile says of them, never their e-mail.
     const { bio, socialMedia } = await getProfileBasics(deps, undefined, post.user._id, {
       withPosts: false,
     });
     const owned = { user_id: post.user._id };
-    // Readers get the rendered body only; its Markdown goes to the author's edit form alone.
-    const { description, ...shown } = post;
-    const shownComments = comments.threads.flatMap((thread) =>
-      thread.comment ? [thread.comment, ...thread.replies] : thread.replies,
-    );
+    // Readers get the rendered body only; its Markdown goes to the author's edit form alone. Its
+    // likes and counts are the live part's, so a like changes nothing else in the page's data.
+    const { description, ...rest } = post;
+    const shown: Omit<typeof rest, "likes" | "likesCount" | "commentsCount"> & Partial<PostDetail> =
+      { ...rest };
+    delete shown.likes;
+    delete shown.likesCount;
+    delete shown.commentsCount;
     const viewer = await viewerPart(
       context,
       ROUTE,
@@ -110,7 +149,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
           authorId: post.user._id,
         });
         return {
-          liked: post.likes.some((user) => user._id === reader.id),
+          userId: reader.id,
           saved: state.saved,
           following: own ? undefined : state.following,
           editable: canEditPost(reader, owned)
@@ -125,9 +164,6 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
               }
             : undefined,
           canDelete: canDeletePost(reader, owned),
-          ownComments: shownComments
-            .filter((comment) => canEditComment(reader, { user_id: comment.user._id }))
-            .map((comment) => comment._id),
         };
       },
     );
@@ -137,7 +173,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       site: context.site,
       member: isMember(context),
       viewer,
-      comments,
+      live,
     };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") {
@@ -178,20 +214,9 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
 };
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
-  const { post, author, site, comments, member, viewer } = loaderData;
+  const { post, author, site, live, member, viewer } = loaderData;
   // The edit form's choices: the categories the root loads for the header.
   const categories = useRouteLoaderData<typeof rootLoader>("root")?.categories ?? [];
-  const commentsPager = (
-    <Pager
-      page={comments.page}
-      pages={comments.pages}
-      path={postPath(post._id)}
-      param="comments"
-      label="Comment pages"
-      defaultPage={comments.pages}
-      hash="#comments-title"
-    />
-  );
   const result = useActionData<typeof action>();
   useToastOn(result);
   const authorLink = useAuthorLink(post.user);
@@ -204,6 +229,12 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
   const island = (render: (data: PostViewerData | undefined) => ReactNode) => (
     <Island<PostViewerData> route={ROUTE} part={viewer}>
       {render}
+    </Island>
+  );
+  /** A part that shows what likes and comments change, the same for everyone (decision 029). */
+  const liveIsland = (render: (data: PostLiveData) => ReactNode) => (
+    <Island<PostLiveData> route={LIVE} part={live} live>
+      {(now) => (now ? render(now) : null)}
     </Island>
   );
   return (
@@ -226,9 +257,11 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         <h1>{post.title}</h1>
         <Byline user={post.user} date={post.publishedAt ?? post.createdAt} photoSize={32} withTime>
           <span>{post.readingMinutes} min read</span>
-          <span>
-            <CommentIcon /> {post.commentsCount} {post.commentsCount === 1 ? "comment" : "comments"}
-          </span>
+          {liveIsland(({ commentsCount }) => (
+            <span>
+              <CommentIcon /> {commentsCount} {commentsCount === 1 ? "comment" : "comments"}
+            </span>
+          ))}
         </Byline>
         <TagList tags={post.tags} />
         <PostStatusNotice status={post.status} publishAt={post.publishAt} />
@@ -311,30 +344,42 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
       {post.status === "published" ? (
         <>
           <section className="likes" aria-label="Likes">
-            <Likes
-              likes={post.likes}
-              count={post.likesCount}
-              toggle={member ? island((mine) => <LikeButton liked={mine?.liked ?? false} />) : null}
-            />
-            {member
-              ? island((mine) => (
-                  <BookmarkButton
-                    postId={post._id}
-                    title={post.title}
-                    saved={mine?.saved ?? false}
-                  />
-                ))
-              : null}
-            {member ? (
-              <ShareMenu url={`${site.publicUrl}${postPath(post._id)}`} title={post.title} />
-            ) : null}
-            {member
-              ? island((mine) =>
-                  mine?.following === undefined ? null : (
-                    <ReportMenu target={{ postId: post._id }} what="post" />
-                  ),
-                )
-              : null}
+            {/* One live island with the reader's own ones inside: two islands side by side
+                would be two texts to React, which it keeps apart with a comment. */}
+            {liveIsland(({ likes, likesCount }) => (
+              <>
+                <Likes
+                  likes={likes}
+                  count={likesCount}
+                  toggle={
+                    member
+                      ? island((mine) => (
+                          <LikeButton liked={likes.some((user) => user._id === mine?.userId)} />
+                        ))
+                      : null
+                  }
+                />
+                {member
+                  ? island((mine) => (
+                      <BookmarkButton
+                        postId={post._id}
+                        title={post.title}
+                        saved={mine?.saved ?? false}
+                      />
+                    ))
+                  : null}
+                {member ? (
+                  <ShareMenu url={`${site.publicUrl}${postPath(post._id)}`} title={post.title} />
+                ) : null}
+                {member
+                  ? island((mine) =>
+                      mine?.following === undefined ? null : (
+                        <ReportMenu target={{ postId: post._id }} what="post" />
+                      ),
+                    )
+                  : null}
+              </>
+            ))}
           </section>
           <section className="comments" aria-labelledby="comments-title">
             <h2 id="comments-title">Leave a Reply</h2>
@@ -345,36 +390,50 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
                 <Link to="/login">Log in</Link> to leave a comment.
               </p>
             )}
-            {comments.threads.length === 0 ? (
-              <p className="muted">No Comments Yet! Be the first one.</p>
-            ) : (
-              <>
-                <h3 className="comment-count">
-                  {post.commentsCount} {post.commentsCount === 1 ? "Comment" : "Comments"}
-                </h3>
-                <CommentThreads
-                  threads={comments.threads}
-                  signedIn={member}
-                  result={result}
-                  ownTools={(comment) =>
-                    island((mine) =>
-                      mine?.ownComments.includes(comment._id) ? (
-                        <CommentTools commentId={comment._id} text={comment.text} result={result} />
-                      ) : null,
-                    )
-                  }
-                  reportMenu={(comment) =>
-                    member
-                      ? island((mine) =>
-                          mine === undefined || mine.ownComments.includes(comment._id) ? null : (
-                            <ReportMenu target={{ commentId: comment._id }} what="comment" />
-                          ),
-                        )
-                      : null
-                  }
-                />
-                {commentsPager}
-              </>
+            {liveIsland(({ comments, commentsCount }) =>
+              comments.threads.length === 0 ? (
+                <p className="muted">No Comments Yet! Be the first one.</p>
+              ) : (
+                <>
+                  <h3 className="comment-count">
+                    {commentsCount} {commentsCount === 1 ? "Comment" : "Comments"}
+                  </h3>
+                  <CommentThreads
+                    threads={comments.threads}
+                    signedIn={member}
+                    result={result}
+                    ownTools={(comment) =>
+                      island((mine) =>
+                        mine?.userId === comment.user._id ? (
+                          <CommentTools
+                            commentId={comment._id}
+                            text={comment.text}
+                            result={result}
+                          />
+                        ) : null,
+                      )
+                    }
+                    reportMenu={(comment) =>
+                      member
+                        ? island((mine) =>
+                            mine === undefined || mine.userId === comment.user._id ? null : (
+                              <ReportMenu target={{ commentId: comment._id }} what="comment" />
+                            ),
+                          )
+                        : null
+                    }
+                  />
+                  <Pager
+                    page={comments.page}
+                    pages={comments.pages}
+                    path={postPath(post._id)}
+                    param="comments"
+                    label="Comment pages"
+                    defaultPage={comments.pages}
+                    hash="#comments-title"
+                  />
+                </>
+              ),
             )}
           </section>
         </>

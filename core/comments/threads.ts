@@ -29,7 +29,7 @@ const commentsOfThreads = compiledOnce<Database>();
 
 /**
  * A page of a post's threads with all their replies, in two queries whatever their size: how many
- * threads there are, then the comments of the page's threads. A thread starts where its earliest
+ * threads and comments there are, then the comments of the page's threads. A thread starts where its earliest
  * remaining comment does.
  */
 export async function listCommentThreads(deps: CoreDeps, postId: string, request: ThreadsPage) {
@@ -37,9 +37,11 @@ export async function listCommentThreads(deps: CoreDeps, postId: string, request
     deps.db
       .selectFrom("comments")
       .select(sql<number | string>`count(distinct ${threadOf})`.as("n"))
+      .select(sql<number | string>`count(*)`.as("comments"))
       .where("comments.post_id", "=", postId),
   );
   const threadsCount = Number(counted?.n ?? 0);
+  const commentsCount = Number(counted?.comments ?? 0);
   const pages = Math.max(1, Math.ceil(threadsCount / request.perPage));
   const page = Math.min(request.page ?? pages, pages);
   const offset = (page - 1) * request.perPage;
@@ -72,5 +74,5 @@ export async function listCommentThreads(deps: CoreDeps, postId: string, request
     if (row.parent_id === null) thread.comment = comment;
     else thread.replies.push(comment);
   }
-  return { page, pages, threadsCount, threads: [...threads.values()] };
+  return { page, pages, threadsCount, commentsCount, threads: [...threads.values()] };
 }

@@ -28,7 +28,7 @@ async function dataOf(deps: CoreDeps, event: DomainEvent): Promise<unknown> {
   switch (event.type) {
     case "post.published":
     case "post.updated":
-      return unlessGone(() => getPost(deps, undefined, event.postId, false));
+      return unlessGone(() => getPost(deps, undefined, event.postId, ["comments"]));
     case "post.deleted":
       return { _id: event.postId };
     case "comment.created":

@@ -263,32 +263,33 @@ export async function getPost(
   deps: CoreDeps,
   viewer: Actor | undefined,
   id: string,
-  withComments = true,
+  /** What to leave out (as empty lists): a page reads a page of comments, a shell no likers. */
+  omit: readonly ("comments" | "likers")[] = [],
 ) {
-  const bound = { parameters: [id] };
   const [row] = isId(id)
-    ? await postWithHtml(deps.db, bound, () =>
+    ? await postWithHtml(deps.db, { parameters: [id] }, () =>
         selectPostSummaries(deps.db).select("posts.html").where("posts.id", "=", id),
       )
     : [];
   if (!row || !canSeePost(viewer, row)) throw notFound(postMessages.notFound);
   const [likers, comments] = await Promise.all([
-    likersOfPost(deps.db, bound, () =>
-      deps.db
-        .selectFrom("likes")
-        .innerJoin("users", "users.id", "likes.user_id")
-        .select(["users.id", "users.username", "users.photo_key"])
-        .where("likes.post_id", "=", id)
-        .orderBy("likes.created_at"),
-    ),
-    withComments ? commentsOfPostForApi(deps, id) : [],
+    omit.includes("likers") ? [] : likersOf(deps, id),
+    omit.includes("comments") ? [] : commentsOfPostForApi(deps, id),
   ]);
-  return presentPostDetail(
-    deps,
-    row,
-    likers.map((user) => presentPublicUser(deps, user)),
-    comments,
+  return presentPostDetail(deps, row, likers, comments);
+}
+
+/** Who liked a post, first likes first. */
+export async function likersOf(deps: CoreDeps, id: string) {
+  const rows = await likersOfPost(deps.db, { parameters: [id] }, () =>
+    deps.db
+      .selectFrom("likes")
+      .innerJoin("users", "users.id", "likes.user_id")
+      .select(["users.id", "users.username", "users.photo_key"])
+      .where("likes.post_id", "=", id)
+      .orderBy("likes.created_at"),
   );
+  return rows.map((user) => presentPublicUser(deps, user));
 }
 
 /** Every comment of a post, oldest first, as `GET /api/posts/:id` lists them. */

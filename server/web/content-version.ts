@@ -64,14 +64,19 @@ export function postOfPage(address: string): string | undefined {
 }
 
 /**
- * What a page at `address` is kept under: the site's version, and for a post's page also where
- * that post's likes and comments have got to. Undefined when it cannot be known.
+ * What a page at `address` is made from, in one read: `shell`, the version its shells are kept
+ * under (the site's: a post page's likes and comments are live parts, decision 029), and `page`,
+ * the version the page itself, with those parts, is kept under. Undefined when it cannot be
+ * known.
  */
-export async function versionOfPage(versions: ContentVersion, address: string) {
+export async function versionsOfPage(versions: ContentVersion, address: string) {
   const post = postOfPage(address);
-  if (post === undefined) return versions.current();
+  if (post === undefined) {
+    const version = await versions.current();
+    return version === undefined ? undefined : { shell: version, page: version };
+  }
   const state = await versions.state([post]);
-  return state && postVersion(state);
+  return state && { shell: state.site, page: postVersion(state) };
 }
 
 /**

@@ -20,10 +20,13 @@ const partName = (route: string) => `part-${route}`;
 /** The name in a marker. */
 const nameOf = (marker: string) => marker.slice(OPEN.length + SECRET.length + 1, -CLOSE.length);
 
-export function shellRecorder(): ShellRecorder {
+/** A recorder for a shell of every member's page, or (`forMembers` false) every visitor's. */
+export function shellRecorder(forMembers = true): ShellRecorder {
   return {
+    forMembers,
     marker: (name) => `${OPEN}${SECRET}:${name}${CLOSE}`,
     parts: new Map(),
+    liveParts: new Map(),
     islands: [],
   };
 }
@@ -55,7 +58,7 @@ export function cutShell(
   const pieces = html.split(MARKER);
   const names = new Set(pieces.filter((_, index) => index % 2 === 1));
   const expected = [
-    ...[...recorder.parts.keys()].map(partName),
+    ...[...recorder.parts.keys(), ...recorder.liveParts.keys()].map(partName),
     ...recorder.islands.map((island) => nameOf(island.marker)),
   ];
   if (!expected.every((name) => names.has(name))) return undefined;

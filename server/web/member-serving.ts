@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ShellRecorder, Viewer } from "../../contract/site-host.js";
 import type { Theme } from "../../contract/theme.js";
-import { versionOfPage } from "./content-version.js";
+import { postOfPage, versionsOfPage } from "./content-version.js";
+import { LiveTexts, readLiveParts } from "./live-parts.js";
 import {
   composeMemberPage,
   cutShell,
@@ -12,7 +13,14 @@ import {
   shellRecorder,
   type RenderIslands,
 } from "./member-pages.js";
-import { inlineScriptHashes, isSearchAddress, PageCache, preferredEncoding } from "./page-cache.js";
+import {
+  etagOf,
+  inlineScriptHashes,
+  isSearchAddress,
+  PageCache,
+  preferredEncoding,
+  type CachedPage,
+} from "./page-cache.js";
 import {
   firstDifference,
   pageCsp,
@@ -26,6 +34,8 @@ import { noteViewer } from "./view-counting.js";
 const MEMBER_SHELLS_BYTES = 32 * 1024 * 1024;
 /** Members' pages kept, each with its compressed forms (~30 KB a page), by what made them. */
 const MEMBER_PAGES_BYTES = 32 * 1024 * 1024;
+/** Visitors' shells of the pages with live parts (post pages, decision 029). */
+const VISITOR_SHELLS_BYTES = 16 * 1024 * 1024;
 /** Searches' shells, apart: any text is a search, and they must never push the pages out. */
 const SEARCH_SHELLS_BYTES = 8 * 1024 * 1024;
 /** A member's page is made again after this long even when nothing changed. */
@@ -51,6 +61,8 @@ export function memberPageServer(
   const { renderIslands } = host.islands;
   const memberShells = renderIslands ? new MemberShells(MEMBER_SHELLS_BYTES) : undefined;
   const searchShells = new MemberShells(SEARCH_SHELLS_BYTES);
+  const visitorShells = new MemberShells(VISITOR_SHELLS_BYTES);
+  const liveTexts = new LiveTexts();
   const memberPages = new PageCache({
     maxBytes: MEMBER_PAGES_BYTES,
     maxAgeMs: MEMBER_PAGE_MAX_AGE_MS,
@@ -81,12 +93,14 @@ export function memberPageServer(
     });
   };
 
-  /** A member page's shell: the page rendered for every member. */
-  const makeShell = async (url: URL, version: string, theme: Theme) => {
-    const recorder = shellRecorder();
+  /** A page's shell: the page rendered for every member (or, `forMembers` false, visitor). */
+  const makeShell = async (url: URL, version: string, theme: Theme, forMembers = true) => {
+    const recorder = shellRecorder(forMembers);
     const nonce = randomBytes(16).toString("base64");
     const { response, body } = await renderMemberPage(url, { shell: recorder, nonce, theme });
     if (response.status !== 200 || response.headers.has("set-cookie")) return undefined;
+    // A visitors' page is kept as a shared one is: never one that says how it may be cached.
+    if (!forMembers && response.headers.has("cache-control")) return undefined;
     const headers = [...response.headers].filter(([name]) => name !== "cache-control");
     return cutShell(body, recorder, { version, nonce, status: response.status, headers });
   };
@@ -101,8 +115,9 @@ export function memberPageServer(
     address: string,
   ): Promise<"sent" | { viewer: Viewer | undefined } | undefined> => {
     if (!memberShells || !renderIslands) return undefined;
-    const version = await versionOfPage(contentVersion, address);
-    if (version === undefined) return undefined;
+    const versions = await versionsOfPage(contentVersion, address);
+    if (versions === undefined) return undefined;
+    const version = versions.page;
     const viewer = await viewerOf(deps, request, secureCookies);
     if (viewer) noteViewer(request, viewer.actor.id);
     if (!viewer || memberPageIsWholeFor(address, viewer)) return { viewer };
@@ -115,23 +130,25 @@ export function memberPageServer(
     const shells = search ? searchShells : memberShells;
     // A search made afresh spends the member's allowance, as it does for a visitor; one kept costs
     // nothing. Refused, the page is rendered whole for them and says so (never kept).
-    if (search && limited && !shells.has(key, version)) {
+    if (search && limited && !shells.has(key, versions.shell)) {
       if ((await limited(request, "search")) !== undefined) return { viewer };
     }
-    const shell = await shells.get(key, version, () =>
-      makeShell(url, version, theme).catch((error: unknown) => {
+    const shell = await shells.get(key, versions.shell, () =>
+      makeShell(url, versions.shell, theme).catch((error: unknown) => {
         request.log.error({ err: error }, "could not make a member page's shell");
         throw error;
       }),
     );
     if (!shell) return { viewer };
-    // A viewer's page is kept by what makes it (the shell and their parts), so a member who reads
-    // it again, their parts unchanged, costs their reads alone; any change is another page.
+    // A viewer's page is kept by what makes it (the shell, where its post's likes and comments
+    // have got to, and their parts), so a member who reads it again, nothing changed, costs their
+    // reads alone; any change is another page.
     const parts = await readParts(shell, viewer);
-    const pageKey = `${key}\n${[...parts.values()].join("\n")}`;
+    const pageKey = `${key}\n${version}\n${[...parts.values()].join("\n")}`;
     let page = memberPages.get(pageKey, version, Date.now());
     if (!page) {
-      const html = composeMemberPage(shell, parts, renderIslands);
+      const live = await readLiveParts(shell, address, version, liveTexts);
+      const html = composeMemberPage(shell, new Map([...live, ...parts]), renderIslands);
       if (host.verifyMemberPages) {
         const whole = await renderMemberPage(url, { viewer, nonce: shell.nonce, theme });
         const differs = firstDifference(html, whole.body);
@@ -168,5 +185,52 @@ export function memberPageServer(
       .send(memberPages.encode(pageKey, page, encoding));
     return "sent";
   };
-  return renderForMember;
+
+  /**
+   * A visitor's page with live parts (a post page, decision 029) from the visitors' shell and
+   * where its post's likes and comments have got to, to keep as any shared page; undefined for
+   * other pages and where there is no shell (a draft, a 404): those are rendered whole.
+   */
+  const composeForVisitor = async (
+    request: FastifyRequest,
+    address: string,
+    versions: { shell: string; page: string },
+  ): Promise<CachedPage | undefined> => {
+    const url = new URL(address, siteOrigin);
+    // A client navigation's data (`.data`) is its loaders' answer alone: rendered whole.
+    if (!renderIslands || postOfPage(address) === undefined || url.pathname.endsWith(".data")) {
+      return undefined;
+    }
+    const theme = themeOfRequest(request);
+    const day = new Date().toISOString().slice(0, 10);
+    const key = `${address} theme=${theme} ${day}`;
+    const shell = await visitorShells.get(key, versions.shell, () =>
+      makeShell(url, versions.shell, theme, false).catch((error: unknown) => {
+        request.log.error({ err: error }, "could not make a visitors' page shell");
+        throw error;
+      }),
+    );
+    if (!shell) return undefined;
+    const live = await readLiveParts(shell, address, versions.page, liveTexts);
+    const html = composeMemberPage(shell, live, renderIslands);
+    if (host.verifyMemberPages) {
+      const whole = await renderMemberPage(url, { nonce: shell.nonce, theme });
+      const differs = firstDifference(html, whole.body);
+      if (differs !== undefined) {
+        throw new Error(`A visitor's page differs from its whole render at ${address}: ${differs}`);
+      }
+    }
+    const body = Buffer.from(html);
+    return {
+      version: versions.page,
+      status: 200,
+      storedAt: Date.now(),
+      contentType: "text/html; charset=utf-8",
+      body,
+      etag: etagOf(body),
+      csp: pageCsp(inlineScriptHashes(html, shell.nonce), siteOrigin, imageOrigins),
+      encoded: new Map(),
+    };
+  };
+  return { renderForMember, composeForVisitor };
 }

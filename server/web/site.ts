@@ -11,7 +11,7 @@ import type { CoreDeps } from "../../core/deps.js";
 import { workSlots } from "../../core/shared/work-slots.js";
 import type { ViewCounter } from "../../core/stats/view-counter.js";
 import { imageOrigins as imageOriginsOf, type Config } from "../config.js";
-import { versionOfPage, type ContentVersion } from "./content-version.js";
+import { versionsOfPage, type ContentVersion } from "./content-version.js";
 import { freshPageRenderer } from "./fresh-pages.js";
 import { memberPageAddress, type RenderIslands } from "./member-pages.js";
 import { memberPageServer } from "./member-serving.js";
@@ -105,7 +105,7 @@ export async function registerWebSite(
     contentVersion,
     limited,
   };
-  const renderForMember = memberPageServer({
+  const { renderForMember, composeForVisitor } = memberPageServer({
     ...host,
     islands: build.entry.module as { renderIslands?: RenderIslands },
     verifyMemberPages: options.verifyMemberPages,
@@ -131,8 +131,9 @@ export async function registerWebSite(
     // is kept under.
     if (address === undefined) return renderFresh(request, reply, asked, undefined, member);
     const url = new URL(address, siteOrigin);
-    const version = await versionOfPage(contentVersion, address);
-    if (version === undefined) return renderFresh(request, reply, url, undefined);
+    const versions = await versionsOfPage(contentVersion, address);
+    if (versions === undefined) return renderFresh(request, reply, url, undefined);
+    const version = versions.page;
     // A reader who chose light or dark gets that theme's render, kept apart from the system one
     // all others share (decision 014).
     const theme = themeOfRequest(request);
@@ -142,6 +143,13 @@ export async function registerWebSite(
     if (cached) return sendShared(request, reply, cache, key, cached, SHARED_PAGE_HEADERS);
     const made = cache.startMaking(key, version);
     try {
+      // A post page is put together from the visitors' shell and its likes and comments
+      // (decision 029): a like or a comment makes no page again.
+      const composed = await composeForVisitor(request, address, versions);
+      if (composed) {
+        cache.set(key, composed);
+        return await sendShared(request, reply, cache, key, composed, SHARED_PAGE_HEADERS);
+      }
       const status = address === NOT_FOUND_ADDRESS ? 404 : 200;
       return await renderFresh(request, reply, url, { key, version, cache, status });
     } finally {

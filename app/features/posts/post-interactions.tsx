@@ -111,6 +111,8 @@ export function Likes(props: { likes: Liker[]; count: number; toggle: ReactNode 
       </div>
       <Modal
         title="Likes"
+        // Not useId's: the likes are a live island of the post page (decision 029).
+        titleId="likes-title"
         open={open}
         onClose={() => {
           setOpen(false);

@@ -17,6 +17,13 @@ import type { ShellRecorder } from "../../../contract/site-host.js";
 export const ShellContext = createContext<ShellRecorder | null>(null);
 
 /**
+ * Each route's part by route (server only), while the host renders a shell's islands for a
+ * reader: an island inside a live island (a comment's tools) reads its viewer's part here, since
+ * the part it was given in the shell is a marker.
+ */
+export const ComposingContext = createContext<((route: string) => unknown) | null>(null);
+
+/**
  * The contexts an island's components read (React Router's, for links, forms and the location,
  * and the toasts), taken where the island sits in the shell so it renders alone exactly as it
  * would in place.
@@ -59,12 +66,21 @@ export function useViewerData<T>(part: ViewerPart): T | undefined {
 export function Island<T>(props: {
   route: string;
   part: ViewerPart;
+  /**
+   * A live island (decision 029): it reads what a post's likes or comments change, the same for
+   * every reader (`livePart`), and is recorded in visitors' shells too.
+   */
+  live?: boolean;
   children: (data: T | undefined) => ReactNode;
 }) {
   const shell = useContext(ShellContext);
+  const composing = useContext(ComposingContext);
   const carried = CARRIED.map((context) => [context, use(context)] as const);
-  const data = useViewerData<T>(props.part);
-  if (!shell) return props.children(data);
+  // While composing, the part given in the shell is a marker: the host's is the one to read.
+  const parsed = useViewerData<T>(composing ? undefined : props.part);
+  const data = composing ? (composing(props.route) as T | undefined) : parsed;
+  // A visitors' shell holds a visitor's islands rendered, as a visitor's page does.
+  if (!shell || (!shell.forMembers && !props.live)) return props.children(data);
   const marker = shell.marker(`island-${String(shell.islands.length)}`);
   shell.islands.push({
     marker,

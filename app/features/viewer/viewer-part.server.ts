@@ -7,7 +7,7 @@ import type { Viewer } from "../../../contract/site-host.js";
  * page rendered once for every member, decision 021).
  */
 export const isMember = (context: AppLoadContext) =>
-  context.viewer !== undefined || context.shell !== undefined;
+  context.viewer !== undefined || context.shell?.forMembers === true;
 
 /**
  * The viewer's part of a route's data: what `compute` reads for them, as the text its islands
@@ -21,10 +21,32 @@ export async function viewerPart<T>(
   route: string,
   compute: (viewer: Viewer) => Promise<T>,
 ): Promise<ViewerPart> {
-  if (context.shell) {
+  if (context.shell?.forMembers) {
     context.shell.parts.set(route, compute);
     return context.shell.marker(`part-${route}`);
   }
+  // A visitors' shell has no viewer, as a visitor's page has none.
   if (!context.viewer) return undefined;
   return viewerPartText(route, await compute(context.viewer));
+}
+
+/**
+ * What a write of the page's post's likes or comments changes on it (decision 029), the same for every
+ * reader: what `read` gives, as the text its live islands read. In a shell (a member's or a
+ * visitor's), `read` is kept for the host to run once per state of the post's likes and comments,
+ * and a marker stands in the data, so such a write makes no page again. `read` may read only what
+ * the shared data it closes over says (never the request, never a viewer).
+ */
+export async function livePart<T>(
+  context: AppLoadContext,
+  name: string,
+  read: () => Promise<T>,
+  /** What a page rendered whole reads instead, from what its loader has read already. */
+  readNow: () => Promise<T> = read,
+): Promise<string> {
+  if (context.shell) {
+    context.shell.liveParts.set(name, read);
+    return context.shell.marker(`part-${name}`);
+  }
+  return viewerPartText(name, await readNow());
 }

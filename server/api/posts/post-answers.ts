@@ -51,7 +51,7 @@ export function postAnswers(deps: CoreDeps, contentVersion: ContentVersion) {
     async answer(viewer: Actor | undefined, postId: string) {
       // Read before the database, so what is kept under it shows at least that much.
       const state = await contentVersion.state([postId]);
-      const post = await getPost(deps, viewer, postId, false);
+      const post = await getPost(deps, viewer, postId, ["comments"]);
       const comments = await commentsJson(post._id, state && commentsVersion(state));
       const whole = JSON.stringify(post);
       const empty = '"comments":[]}';
