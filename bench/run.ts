@@ -8,6 +8,7 @@
  *   npm run bench -- --only mixed   # the mixed workload alone (and the ceiling)
  *   npm run bench -- --only mixed --busy-comments 2000   # its post holding 2,000 comments first
  *   npm run bench -- --only counting   # cached pages with view counting on and off (decision 026)
+ *   npm run bench -- --only realistic   # the realistic mix, the like cycles and the mixed row (issue 48)
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,7 +33,11 @@ const { values: options } = parseArgs({
     port: { type: "string", default: "3900" },
     runs: { type: "string", default: "1" },
     "skip-build": { type: "boolean", default: false },
-    /** `search`, `mixed` or `counting`: only those rows (and the ceiling they are compared with). */
+    /**
+     * `search`, `mixed`, `counting` or `realistic`: only those rows (and the ceiling they are
+     * compared with). `realistic` is the realistic mix, the like cycles and the mixed row, the
+     * worst case reported beside them.
+     */
     only: { type: "string", default: "" },
     /**
      * Comments the mixed workload's post holds before it starts. Its every cycle comments there
@@ -42,12 +47,15 @@ const { values: options } = parseArgs({
     "busy-comments": { type: "string", default: "0" },
   },
 });
-if (!["", "search", "mixed", "counting"].includes(options.only)) {
-  throw new Error("--only takes: search, mixed, counting");
+if (!["", "search", "mixed", "counting", "realistic"].includes(options.only)) {
+  throw new Error("--only takes: search, mixed, counting, realistic");
 }
 const onlySearch = options.only === "search";
 const onlyMixed = options.only === "mixed";
 const onlyCounting = options.only === "counting";
+const onlyRealistic = options.only === "realistic";
+/** The workloads of the cached pass alone: no other pass has rows of them. */
+const onlyWorkloads = onlyMixed || onlyRealistic;
 const num = (name: keyof typeof options) => {
   const value = Number(options[name]);
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`);
@@ -62,11 +70,21 @@ const READER = {
 /** The cached pages measured with view counting off too, and how those rows are named. */
 const COUNTED = ["HTML /", "HTML /posts/details/{id}", "HTML /posts/details/{id} signed in"];
 const NOT_COUNTED = "(view counting off)";
+/** The comments the like cycle's busy post holds (issue 48). */
+const LIKE_CYCLE_COMMENTS = 2000;
+/** The like cycles' rows, whose ratio to each other latest.md reports. */
+const LIKE_CYCLE_QUIET = "like cycle, quiet post";
+const LIKE_CYCLE_HEAVY = `like cycle, post with ${LIKE_CYCLE_COMMENTS.toLocaleString("en")} comments`;
+
+/** A pass's rows, given the members' tokens (the first member's first) and the connections. */
+type Targets = (tokens: string[], connections: number) => [string, Partial<autocannon.Options>][];
 
 const port = num("port");
 const base = `http://127.0.0.1:${String(port)}`;
 const duration = num("duration");
 const connectionCounts = options.connections.split(",").map(Number);
+/** The like cycles are measured at one count: 10, or the smallest asked for without 10. */
+const likeCycleConnections = connectionCounts.includes(10) ? 10 : Math.min(...connectionCounts);
 
 /** Resident and peak memory of a process, in MB, from /proc. */
 function memoryOf(pid: number) {
@@ -183,9 +201,152 @@ const median = (values: number[]) => {
 };
 const spread = (values: number[]) =>
   values.length > 1 ? ` (${String(Math.min(...values))}-${String(Math.max(...values))})` : "";
-/** What the mixed workload comments, and how its comments are found again. */
+/** What the mixed workloads comment, and how their comments are found again. */
 const MIXED_COMMENT = "A benchmark comment";
+/** What the comments a post holds before the server starts say (kept from pass to pass). */
+const HELD_COMMENT = "A comment the post held before the run";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** mulberry32: a small seeded generator, so every pass of a row asks the same requests. */
+function mulberry32(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Draws 0-based ranks out of `count` by a Zipf law: rank k (1-based) in proportion to 1 / k^s.
+ * At s = 1.1 over 1,000 posts the most popular takes 18 % of the draws, the top 10 48 %, the top
+ * 100 77 %: a few posts are read most, and a long tail now and then (what a cache must hold).
+ */
+function zipf(count: number, s: number, random: () => number) {
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let rank = 1; rank <= count; rank += 1) {
+    total += rank ** -s;
+    cumulative.push(total);
+  }
+  return () => {
+    const roll = random() * total;
+    let low = 0;
+    let high = count - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((cumulative[middle] ?? total) < roll) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+}
+
+/** A page as a browser asks for it (its view counted), signed in when given a member's token. */
+const pageRequest = (pathname: string, token?: string): autocannon.Request => ({
+  method: "GET",
+  path: pathname,
+  headers: { ...READER, ...(token === undefined ? {} : { cookie: `session=${token}` }) },
+});
+
+/**
+ * The realistic mix (issue 48): what its requests ask, in percent of them, given the post drawn
+ * and a member's token. Readers mostly arrive at a post from a link, so most pages are post
+ * pages; a few are the home page and the list's second page, which name no post. Signed-in pages
+ * carry a member's session cookie, likes and comments a member's bearer token; the JSON reads are
+ * anonymous, as the single JSON rows are.
+ */
+const REALISTIC_MIX: {
+  percent: number;
+  /** How latest.md names it. */
+  what: string;
+  ask: (post: string, token: string) => autocannon.Request;
+}[] = [
+  // 55 %: anonymous pages.
+  { percent: 50, what: "post page", ask: (post) => pageRequest(`/posts/details/${post}`) },
+  { percent: 3, what: "home", ask: () => pageRequest("/") },
+  { percent: 2, what: "/posts?page=2", ask: () => pageRequest("/posts?page=2") },
+  // 20 %: the same pages signed in (rendered for the member every time).
+  {
+    percent: 18,
+    what: "post page signed in",
+    ask: (post, token) => pageRequest(`/posts/details/${post}`, token),
+  },
+  { percent: 1, what: "home signed in", ask: (_, token) => pageRequest("/", token) },
+  {
+    percent: 1,
+    what: "/posts?page=2 signed in",
+    ask: (_, token) => pageRequest("/posts?page=2", token),
+  },
+  // 15 %: JSON reads.
+  {
+    percent: 12,
+    what: "JSON /api/posts/{id}",
+    ask: (post) => ({ method: "GET", path: `/api/posts/${post}` }),
+  },
+  {
+    percent: 3,
+    what: "JSON /api/posts?pageNumber=1",
+    ask: () => ({ method: "GET", path: "/api/posts?pageNumber=1" }),
+  },
+  // 6 %: likes. A like toggles, so a member's second like of a post takes the first back.
+  {
+    percent: 6,
+    what: "likes",
+    ask: (post, token) => ({
+      method: "PUT",
+      path: `/api/posts/like/${post}`,
+      headers: { authorization: `Bearer ${token}` },
+    }),
+  },
+  // 4 %: comments, with the text forgetMixedComments() removes after each pass.
+  {
+    percent: 4,
+    what: "comments",
+    ask: (post, token) => ({
+      method: "POST",
+      path: "/api/comments",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ text: MIXED_COMMENT, postId: post }),
+    }),
+  },
+];
+
+/** The realistic mix's weights, as latest.md reports them. */
+const REALISTIC_MIX_DESCRIPTION = REALISTIC_MIX.map(
+  ({ percent, what }) => `${String(percent)} % ${what}`,
+).join(", ");
+
+/**
+ * The realistic mix as one autocannon request that becomes a new one each time it is sent: the
+ * kind drawn by REALISTIC_MIX's weights, the post by a Zipf law over `posts` (most popular
+ * first), the member among `tokens`. Seeded, so each pass draws the same sequence.
+ */
+function realisticMix(posts: readonly string[], tokens: readonly string[]): autocannon.Request {
+  const random = mulberry32(48);
+  const rank = zipf(posts.length, 1.1, random);
+  const totalPercent = REALISTIC_MIX.reduce((sum, kind) => sum + kind.percent, 0);
+  return {
+    setupRequest: (request) => {
+      let roll = random() * totalPercent;
+      const kind = REALISTIC_MIX.find((entry) => (roll -= entry.percent) < 0);
+      if (!kind) throw new Error("the realistic mix's weights do not add up");
+      const post = posts[rank()] ?? "";
+      const token = tokens[Math.floor(random() * tokens.length)] ?? "";
+      const asked = kind.ask(post, token);
+      // New headers and body every time: autocannon passes in the entry's own headers object,
+      // so changing it would carry a cookie or a content length over to the next request.
+      return {
+        ...request,
+        ...asked,
+        headers: { ...request.headers, ...asked.headers },
+        body: asked.body ?? "",
+      };
+    },
+  };
+}
 
 async function main() {
   if (!options["skip-build"])
@@ -220,39 +381,57 @@ async function main() {
   // longest post costs a page, rendered when it was written and read back as stored HTML.
   const longPostId = await seedLongMarkdownPost(database.db, storage);
   const seedMs = Math.round(performance.now() - seedStarted);
-  const member = await database.db
+  // The members the rows sign in as: the first one for the single signed-in rows, eight distinct
+  // ones for the realistic mix (every seeded member has DEMO_PASSWORD).
+  const members = await database.db
     .selectFrom("users")
-    .select("email")
+    .select(["id", "email"])
     .where("is_admin", "=", 0)
-    .executeTakeFirstOrThrow();
-  const [newest, next] = await database.db
+    .limit(8)
+    .execute();
+  const member = members[0];
+  if (!member) throw new Error("the seed made no members to sign in as");
+  const newest = await database.db
     .selectFrom("posts")
     .select("id")
+    .where("status", "=", "published")
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
-    .limit(2)
+    .limit(4 + 1000)
     .execute();
+  const newestId = (index: number) => newest[index]?.id ?? newest[0]?.id ?? "";
   // The post the rows measure, and the one the mixed workload likes and comments on: that one
   // gathers a few thousand comments over a run (and `GET /api/posts/:id` answers every comment),
   // so measuring it would measure how many comments the earlier rows left, not a post.
-  const postId = newest?.id ?? "";
-  const busyPostId = next?.id ?? postId;
-  const busyComments = num("busy-comments");
-  if (busyComments > 0) {
-    const commenter = await database.db
-      .selectFrom("users")
-      .select("id")
-      .where("email", "=", member.email)
-      .executeTakeFirstOrThrow();
-    const first = Date.now() - busyComments * 1000;
-    const values = Array.from({ length: busyComments }, (_, index) => {
+  const postId = newestId(0);
+  const busyPostId = newestId(1);
+  // The like cycles' posts: one holding LIKE_CYCLE_COMMENTS comments and a quiet one holding
+  // none, both stripped of the few comments the seed gave them so they hold exactly that.
+  const heavyPostId = newestId(2);
+  const quietPostId = newestId(3);
+  // The realistic mix's posts, most popular first: the newest 1,000 but the four above (its
+  // comments and likes there would change what their rows measure) and the long Markdown post.
+  const popularPostIds = newest
+    .slice(4)
+    .map((post) => post.id)
+    .filter((id) => id !== longPostId);
+  if (popularPostIds.length === 0) popularPostIds.push(postId);
+  const realisticRow = `realistic mix (Zipf over ${String(popularPostIds.length)} posts: pages, signed-in pages, API reads, likes, comments)`;
+  await database.db
+    .deleteFrom("comments")
+    .where("post_id", "in", [heavyPostId, quietPostId])
+    .execute();
+  /** Gives `post` `count` comments by the first member before the server starts. */
+  const holdComments = async (post: string, count: number) => {
+    const first = Date.now() - count * 1000;
+    const values = Array.from({ length: count }, (_, index) => {
       const at = new Date(first + index * 1000).toISOString();
       return {
         id: crypto.randomUUID(),
-        post_id: busyPostId,
-        user_id: commenter.id,
+        post_id: post,
+        user_id: member.id,
         parent_id: null,
-        text: "A comment the post held before the run",
+        text: HELD_COMMENT,
         created_at: at,
         updated_at: at,
       };
@@ -263,7 +442,10 @@ async function main() {
         .values(values.slice(start, start + 500))
         .execute();
     }
-  }
+  };
+  const busyComments = num("busy-comments");
+  await holdComments(busyPostId, busyComments);
+  await holdComments(heavyPostId, LIKE_CYCLE_COMMENTS);
   await database.close();
 
   const env = {
@@ -285,27 +467,30 @@ async function main() {
   // Page 1000 of the default 10,000 posts; the last page of a smaller set.
   const deepPage = Math.min(1000, Math.max(1, Math.ceil(sizes.posts / 6)));
 
-  /** Measures `targets` at each of `connections` against a server started with `extraEnv`. */
-  async function pass(
-    extraEnv: Record<string, string>,
-    connections: number[],
-    targetsOf: (token: string) => [string, Partial<autocannon.Options>][],
-  ) {
+  /**
+   * Measures `targetsOf` at each of `connections` against a server started with `extraEnv`; it is
+   * given the members' tokens (the first member's first) and the connection count.
+   */
+  async function pass(extraEnv: Record<string, string>, connections: number[], targetsOf: Targets) {
     const { child, startMs } = await startServer(base, { ...env, ...extraEnv });
     const pid = child.pid ?? 0;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
       await sleep(1000);
       const idle = memoryOf(pid);
-      const login = await fetch(`${base}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: member.email, password: DEMO_PASSWORD }),
-      });
-      const { token } = (await login.json()) as { token: string };
+      const tokens: string[] = [];
+      for (const { email } of members) {
+        const login = await fetch(`${base}/api/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+        });
+        if (!login.ok) throw new Error(`${email} could not sign in: ${String(login.status)}`);
+        tokens.push(((await login.json()) as { token: string }).token);
+      }
       const results: Measured[] = [];
       for (const count of connections) {
-        for (const [name, setup] of targetsOf(token)) {
+        for (const [name, setup] of targetsOf(tokens, count)) {
           const measured = await measure(pid, name, count, setup);
           results.push(measured);
           process.stdout.write(
@@ -325,24 +510,22 @@ async function main() {
   }
 
   /**
-   * Removes the comments the mixed workload wrote (a few hundred a pass), so each run measures the
-   * same post: left there, every run's mixed row read more of them than the last (`GET
-   * /api/posts/:id` answers every comment), and the median measured how many runs came before.
+   * Removes the comments the mixed workloads wrote (a few hundred a pass), on every post the
+   * realistic mix drew as well as the mixed row's, so each run measures the same posts: left
+   * there, every run's mixed row read more of them than the last (`GET /api/posts/:id` answers
+   * every comment), and the median measured how many runs came before.
    */
   async function forgetMixedComments() {
     const written = openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
     try {
-      await written.db
-        .deleteFrom("comments")
-        .where("post_id", "=", busyPostId)
-        .where("text", "=", MIXED_COMMENT)
-        .execute();
+      await written.db.deleteFrom("comments").where("text", "=", MIXED_COMMENT).execute();
     } finally {
       await written.close();
     }
   }
 
-  const cachedTargets = (token: string): [string, Partial<autocannon.Options>][] => {
+  const cachedTargets: Targets = (tokens, connections) => {
+    const token = tokens[0] ?? "";
     const auth = { authorization: `Bearer ${token}` };
     const authJson = { ...auth, "content-type": "application/json" };
     // The web site's session cookie carries the same token; a signed-in page is rendered every time.
@@ -353,6 +536,25 @@ async function main() {
     // Pages are asked for as a browser asks: a post page's view is counted (decision 026).
     const page = (pathname: string, headers?: Record<string, string>) =>
       get(pathname, { ...READER, ...headers });
+    // A member likes a post (or takes the like back), then its page is read anonymously and by
+    // the member: each like makes both pages again.
+    const likeCycle = (post: string): Partial<autocannon.Options> => ({
+      requests: [
+        { method: "PUT", path: `/api/posts/like/${post}`, headers: auth },
+        { method: "GET", path: `/posts/details/${post}`, headers: READER },
+        { method: "GET", path: `/posts/details/${post}`, headers: { ...READER, ...signedIn } },
+      ],
+    });
+    // A like moves its post on (the cached page and answers of it are made again), so each
+    // cycle's pages are rendered afresh: what a like costs the post's readers, on a post with no
+    // comments and on one whose page holds LIKE_CYCLE_COMMENTS of them. At one count only.
+    const likeCycles: [string, Partial<autocannon.Options>][] =
+      connections === likeCycleConnections
+        ? [
+            [LIKE_CYCLE_QUIET, likeCycle(quietPostId)],
+            [LIKE_CYCLE_HEAVY, likeCycle(heavyPostId)],
+          ]
+        : [];
     const targets: [string, Partial<autocannon.Options>][] = [
       ["ceiling GET /livez", get("/livez")],
       ["HTML /", page("/")],
@@ -395,17 +597,25 @@ async function main() {
           ],
         },
       ],
+      [realisticRow, { requests: [realisticMix(popularPostIds, tokens)] }],
+      ...likeCycles,
       [`JSON /api/posts (all ${String(sizes.posts)} posts, streamed)`, get("/api/posts")],
     ];
     return onlyMixed
       ? targets.filter(([name]) => name.startsWith("ceiling") || name.startsWith("mixed"))
       : onlyCounting
         ? targets.filter(([name]) => name.startsWith("ceiling") || COUNTED.includes(name))
-        : targets;
+        : onlyRealistic
+          ? targets.filter(([name]) =>
+              ["ceiling", "mixed", "realistic", "like cycle"].some((start) =>
+                name.startsWith(start),
+              ),
+            )
+          : targets;
   };
   // The cached pages again with VIEW_COUNTING=off, in the same run: what counting costs them.
-  const notCountedTargets = (token: string): [string, Partial<autocannon.Options>][] =>
-    cachedTargets(token)
+  const notCountedTargets: Targets = (tokens, connections) =>
+    cachedTargets(tokens, connections)
       .filter(([name]) => COUNTED.includes(name))
       .map(([name, setup]) => [`${name} ${NOT_COUNTED}`, setup]);
   // With PAGE_CACHE=off every request reads the database and renders: what a page really costs.
@@ -451,17 +661,17 @@ async function main() {
       process.stdout.write(`\n== run ${String(run)} of ${String(runs)}\n`);
       const cached = onlySearch ? undefined : await pass({}, connectionCounts, cachedTargets);
       const notCounted =
-        onlySearch || onlyMixed
+        onlySearch || onlyWorkloads
           ? undefined
           : await pass({ VIEW_COUNTING: "off" }, connectionCounts, notCountedTargets);
       const uncached =
-        onlySearch || onlyMixed || onlyCounting
+        onlySearch || onlyWorkloads || onlyCounting
           ? undefined
           : await pass({ PAGE_CACHE: "off" }, [10], uncachedTargets);
       const kept =
-        onlyMixed || onlyCounting ? undefined : await pass({}, [10], searchTargets(false));
+        onlyWorkloads || onlyCounting ? undefined : await pass({}, [10], searchTargets(false));
       const fresh =
-        onlyMixed || onlyCounting
+        onlyWorkloads || onlyCounting
           ? undefined
           : await pass({ PAGE_CACHE: "off" }, [10], searchTargets(true));
       const first = cached ?? kept;
@@ -480,7 +690,7 @@ async function main() {
         ],
       });
     }
-    if (!onlySearch && !onlyMixed && !onlyCounting) {
+    if (!onlySearch && !onlyWorkloads && !onlyCounting) {
       const { child } = await startServer(base, env);
       const exited = new Promise((resolve) => child.once("exit", resolve));
       try {
@@ -518,6 +728,23 @@ async function main() {
       peakMbAfter: median(all.map((r) => r.peakMbAfter)),
     };
   });
+  // What a like costs a post with many comments beside a quiet one: the heavy cycle's requests a
+  // second and CPU a request over the quiet cycle's.
+  const quietCycle = rows.find((r) => r.name === LIKE_CYCLE_QUIET);
+  const heavyCycle = rows.find((r) => r.name === LIKE_CYCLE_HEAVY);
+  const likeCycleRatio =
+    quietCycle && heavyCycle
+      ? {
+          requestsPerSecond:
+            Math.round(
+              (heavyCycle.requestsPerSecond / Math.max(1, quietCycle.requestsPerSecond)) * 100,
+            ) / 100,
+          cpuMicrosPerRequest:
+            Math.round(
+              (heavyCycle.cpuMicrosPerRequest / Math.max(1, quietCycle.cpuMicrosPerRequest)) * 100,
+            ) / 100,
+        }
+      : undefined;
   const summary = (pick: (run: Run) => number) => ({
     median: median(done.map(pick)),
     runs: done.map(pick),
@@ -541,6 +768,7 @@ async function main() {
       settledMb: summary((run) => run.settledMb),
     },
     results: rows,
+    likeCycleRatio,
     pageWeight: weights,
     eachRun: done,
   };
@@ -563,6 +791,18 @@ async function main() {
         `| ${r.name} | ${String(r.connections)} | ${String(r.requestsPerSecond)}${r.requestsPerSecondRange} | ${String(r.p50)} | ${String(r.p99)} | ${String(r.cpuMicrosPerRequest)} | ${String(r.errors)} | ${String(r.non2xx)} | ${String(r.ratioToCeiling)} | ${String(r.peakMbAfter)} |`,
     ),
     "",
+    ...(rows.some((r) => r.name === realisticRow)
+      ? [
+          `Realistic mix: each request draws a post by a Zipf law (s = 1.1, the newest first) over ${String(popularPostIds.length)} published posts and a member among ${String(members.length)}; ${REALISTIC_MIX_DESCRIPTION}. Its comments are removed after each pass.`,
+          "",
+        ]
+      : []),
+    ...(likeCycleRatio
+      ? [
+          `Like cycle (a like, then the post page anonymous and signed in): the post with ${LIKE_CYCLE_COMMENTS.toLocaleString("en")} comments answers ${String(likeCycleRatio.requestsPerSecond)} of the quiet post's requests a second, at ${String(likeCycleRatio.cpuMicrosPerRequest)} times its server CPU a request.`,
+          "",
+        ]
+      : []),
     `Start to first answer: ${figure(report.startToFirstAnswerMs)} ms. Memory: ${figure(report.memory.idleMb)} MB idle, ${figure(report.memory.peakMb)} MB peak, ${figure(report.memory.settledMb)} MB 10 s after the load.`,
     "",
     "| page | compressed HTML + CSS + JS | requests (HTML, CSS, JS) | HTML encoding |",
