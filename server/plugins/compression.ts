@@ -2,6 +2,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import compress from "@fastify/compress";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { LARGE_BODY_BYTES } from "../web/page-cache.js";
 
 /**
  * Quality 4 compresses dynamic JSON and HTML nearly as well as 11 at a fraction of the CPU. A
@@ -45,7 +46,13 @@ function compressOnThread(body: Buffer, encoding: Encoding) {
 function compressInPool(body: Buffer, encoding: Encoding) {
   return encoding === "br"
     ? brotli(body, {
-        params: { ...BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+        params: {
+          ...BROTLI_PARAMS,
+          // A large answer (a post's JSON with thousands of comments) at quality 1: ~2.5 times
+          // less CPU for a body ~1 % larger.
+          ...(body.length > LARGE_BODY_BYTES ? { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } : {}),
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
       })
     : gzip(body);
 }

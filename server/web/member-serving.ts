@@ -38,6 +38,11 @@ const MEMBER_PAGES_BYTES = 32 * 1024 * 1024;
 const VISITOR_SHELLS_BYTES = 16 * 1024 * 1024;
 /** Searches' shells, apart: any text is a search, and they must never push the pages out. */
 const SEARCH_SHELLS_BYTES = 8 * 1024 * 1024;
+/**
+ * Brotli's quality for pages put together per reader or per like (decision 029): a 45 KB page in
+ * ~0.8 ms rather than ~2.7 at 5, ~10 % larger.
+ */
+const LIVE_PAGE_BROTLI_QUALITY = 3;
 /** A member's page is made again after this long even when nothing changed. */
 const MEMBER_PAGE_MAX_AGE_MS = 10 * 60 * 1000;
 
@@ -166,6 +171,8 @@ export function memberPageServer(
         etag: "",
         csp: pageCsp(inlineScriptHashes(html, shell.nonce), siteOrigin, imageOrigins),
         encoded: new Map(),
+        // One member's, made again whenever their parts or the post's likes or comments change.
+        brotliQuality: LIVE_PAGE_BROTLI_QUALITY,
       };
       memberPages.set(pageKey, page);
     }
@@ -230,6 +237,8 @@ export function memberPageServer(
       etag: etagOf(body),
       csp: pageCsp(inlineScriptHashes(html, shell.nonce), siteOrigin, imageOrigins),
       encoded: new Map(),
+      // Made again on every like or comment of its post: compressed at less cost.
+      brotliQuality: LIVE_PAGE_BROTLI_QUALITY,
     };
   };
   return { renderForMember, composeForVisitor };
