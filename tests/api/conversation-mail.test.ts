@@ -354,7 +354,8 @@ describe("a suspension and its restore (decision 013)", () => {
     const [mail] = await waitForMails(author, 1);
     expect(mail?.body).toContain("Written after the restore.");
     expect(mail?.body).not.toContain("Written before the suspension.");
-  });
+    // Its two waits for the worker may each take up to 30 s on a machine busy with other suites.
+  }, 90_000);
 
   it("drops mail about a suspended person's comments, also after the restore, and holds back no other", async () => {
     const { user: author, post } = await writer();
@@ -374,7 +375,7 @@ describe("a suspension and its restore (decision 013)", () => {
     expect(mail?.body).not.toContain("Cheap pills here.");
     await settle();
     expect(await mailsTo(author)).toHaveLength(1);
-  });
+  }, 90_000);
 });
 
 describe("a post its author takes back to drafts", () => {
