@@ -26,6 +26,7 @@ import { useClientValidation, type ActionResult } from "../forms/form-state.js";
 import type { PostStatus } from "../../../contract/content.js";
 import { PublishControls } from "./publish-controls.js";
 import { NewsletterChoice, type NewsletterOffer } from "../newsletter/newsletter-choice.js";
+import { postNewsletterOfferPath } from "../../../contract/page-paths.js";
 
 export type Result = (ActionResult & { intent?: string | undefined }) | undefined;
 
@@ -314,7 +315,7 @@ export function OwnerTools(props: {
   const unpublished = props.post.status !== "published";
   const { load } = offer;
   useEffect(() => {
-    if (editing && unpublished && postId) void load(`/posts/edit/${postId}/newsletter`);
+    if (editing && unpublished && postId) void load(postNewsletterOfferPath(postId));
   }, [editing, unpublished, postId, load]);
   const close = () => {
     setEditing(false);
