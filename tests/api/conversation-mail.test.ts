@@ -321,28 +321,46 @@ describe("a suspension and its restore (decision 013)", () => {
     expect(reply.status, reply.text).toBe(200);
   };
 
-  /** Waits until the outbox has given up on a mail to `user`: nothing left to tell them. */
-  async function mailSkipped(user: TestUser) {
-    // The outbox worker skips it on its next look: generous, as CI runs heavy files beside this.
+  /** Waits (generously: CI runs heavy files beside this) until `found` finds its row. */
+  async function waitForRow(what: string, found: () => Promise<unknown>) {
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
-      const skipped = await server.app.deps.db
+      if (await found()) return;
+      await sleep(50);
+    }
+    throw new Error(`no ${what}`);
+  }
+
+  /** Waits until the outbox has given up on a mail to `user`: nothing left to tell them. */
+  const mailSkipped = (user: TestUser) =>
+    waitForRow(`skipped mail to ${user.username}`, () =>
+      server.app.deps.db
         .selectFrom("outbox")
         .select("id")
         .where("channel", "=", "mail")
         .where("recipient_id", "=", user.id)
         .where("status", "=", "skipped")
-        .executeTakeFirst();
-      if (skipped) return;
-      await sleep(50);
-    }
-    throw new Error(`no skipped mail to ${user.username}`);
-  }
+        .executeTakeFirst(),
+    );
+
+  /**
+   * Waits until the comment's event was dispatched into a mail waiting for `user`. A suspension
+   * before that dispatch queues nothing at all (the recipient is muted), so no mail is skipped.
+   */
+  const mailQueued = (user: TestUser) =>
+    waitForRow(`mail queued for ${user.username}`, () =>
+      server.app.deps.db
+        .selectFrom("mail_events")
+        .select("id")
+        .where("recipient_id", "=", user.id)
+        .executeTakeFirst(),
+    );
 
   it("drops the mail to a person suspended before it went, and mails them at the usual pace once restored", async () => {
     const { user: author, post } = await writer();
     const reader = await buildUser(server, api);
     await comment(reader, post._id, "Written before the suspension.");
+    await mailQueued(author);
     await setSuspended(author, true);
     advance(2);
     await mailSkipped(author);
