@@ -1,9 +1,10 @@
 // @ts-check
-// Builds SQLite's search_rank function (native/search-rank.c, decision 015) for this machine into
-// native/build/, with the C compiler in $CC (a command, with arguments if it needs them) or `cc`.
-// npm runs it after every install (postinstall), once the SQLite driver's headers are in
-// node_modules, and `npm run build` runs it again. Without a compiler nothing fails: the server
-// ranks searches with FTS5's bm25 instead, and says so when it starts.
+// Builds the SQLite extensions in native/ for this machine into native/build/, with the C compiler
+// in $CC (a command, with arguments if it needs them) or `cc`: search_rank (native/search-rank.c,
+// decision 015) and release_free_memory (native/release-memory.c, decision 030). npm runs it after
+// every install (postinstall), once the SQLite driver's headers are in node_modules, and
+// `npm run build` runs it again. Without a compiler nothing fails: the server ranks searches with
+// FTS5's bm25 instead and says so when it starts, and leaves freed memory to the allocator.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -12,9 +13,24 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const source = path.join(root, "native", "search-rank.c");
-// The name db/search-rank.ts loads; SQLite finds the entry point from it (sqlite3_searchrank_init).
-const output = path.join(root, "native", "build", "search-rank.so");
+
+/**
+ * Each extension: its source, what is missing without it, and what it is for. The output is
+ * native/build/<name>.so, the name db/ loads; SQLite finds the entry point from it
+ * (sqlite3_searchrank_init, sqlite3_releasememory_init).
+ */
+const extensions = [
+  {
+    name: "search-rank",
+    without: "searches will rank with FTS5's slower bm25",
+    builds: "search ranking for SQLite",
+  },
+  {
+    name: "release-memory",
+    without: "memory freed after a burst of reading stays with the allocator",
+    builds: "giving freed memory back to the system",
+  },
+];
 
 /** The folder of sqlite3.h and sqlite3ext.h that ships with the SQLite driver. */
 function sqliteHeaders() {
@@ -34,8 +50,10 @@ function sqliteHeaders() {
   return undefined;
 }
 
-/** Why it was not built, or undefined when it was. */
-function build() {
+/** Why `name` was not built, or undefined when it was. */
+function build(name) {
+  const source = path.join(root, "native", `${name}.c`);
+  const output = path.join(root, "native", "build", `${name}.so`);
   if (process.platform === "win32") return "not built on Windows";
   const headers = sqliteHeaders();
   if (!headers) return "the SQLite driver's headers are not installed";
@@ -70,16 +88,16 @@ function build() {
   return undefined;
 }
 
-let failed;
-try {
-  failed = build();
-} catch (error) {
-  failed = error instanceof Error ? error.message : String(error);
-}
-if (failed) {
-  process.stderr.write(
-    `native/search-rank.c was not built (${failed}): searches will rank with FTS5's slower bm25.\n`,
-  );
-} else {
-  process.stdout.write(`Built ${path.relative(root, output)} (search ranking for SQLite).\n`);
+for (const { name, without, builds } of extensions) {
+  let failed;
+  try {
+    failed = build(name);
+  } catch (error) {
+    failed = error instanceof Error ? error.message : String(error);
+  }
+  if (failed) {
+    process.stderr.write(`native/${name}.c was not built (${failed}): ${without}.\n`);
+  } else {
+    process.stdout.write(`Built native/build/${name}.so (${builds}).\n`);
+  }
 }

@@ -1,4 +1,5 @@
 import { viewerPartText } from "../../contract/viewer-part.js";
+import { KeptEntries } from "./kept-entries.js";
 import type { MemberShell } from "./member-pages.js";
 
 /** Live parts' texts kept at once (a post page's comments section is a few KB). */
@@ -10,18 +11,15 @@ const LIVE_TEXTS_BYTES = 16 * 1024 * 1024;
  * visitor or member, and however many ask at once.
  */
 export class LiveTexts {
-  // Least recently used first (a Map keeps insertion order).
-  private readonly entries = new Map<string, { version: string; text: string }>();
+  private readonly entries = new KeptEntries<{ version: string; text: string }>({
+    maxBytes: LIVE_TEXTS_BYTES,
+    sizeOf: (key, entry) => key.length + entry.text.length,
+  });
   private readonly making = new Map<string, Promise<string>>();
-  private bytes = 0;
 
   async get(key: string, version: string, read: () => Promise<string>): Promise<string> {
-    const kept = this.entries.get(key);
-    if (kept?.version === version) {
-      this.entries.delete(key);
-      this.entries.set(key, kept);
-      return kept.text;
-    }
+    const kept = this.entries.use(key);
+    if (kept?.version === version) return kept.text;
     const flight = `${version}\n${key}`;
     const pending = this.making.get(flight);
     if (pending) return pending;
@@ -29,28 +27,11 @@ export class LiveTexts {
     this.making.set(flight, made);
     try {
       const text = await made;
-      this.keep(key, { version, text });
+      this.entries.keep(key, { version, text });
       return text;
     } finally {
       this.making.delete(flight);
     }
-  }
-
-  private keep(key: string, entry: { version: string; text: string }) {
-    this.forget(key);
-    this.entries.set(key, entry);
-    this.bytes += entry.text.length;
-    for (const oldest of this.entries.keys()) {
-      if (this.bytes <= LIVE_TEXTS_BYTES) break;
-      this.forget(oldest);
-    }
-  }
-
-  private forget(key: string) {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.text.length;
   }
 }
 

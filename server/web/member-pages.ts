@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { viewerPartText } from "../../contract/viewer-part.js";
 import type { RecordedIsland, ShellRecorder, Viewer } from "../../contract/site-host.js";
+import { KeptEntries } from "./kept-entries.js";
 
 /**
  * Signed-in pages from a shell (decision 021): the page rendered once per address, theme and
@@ -194,15 +195,16 @@ const sizeOf = (shell: MemberShell | undefined) =>
  * changes; a render that failed is not remembered.
  */
 export class MemberShells {
-  private readonly entries = new Map<string, { version: string; shell?: MemberShell }>();
+  private readonly entries: KeptEntries<{ version: string; shell?: MemberShell }>;
   private readonly making = new Map<string, Promise<MemberShell | undefined>>();
-  private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new KeptEntries({ maxBytes, sizeOf: (_, entry) => sizeOf(entry.shell) });
+  }
 
   /** Whether what `key` is under `version` is known (a shell, or none), without making it. */
   has(key: string, version: string) {
-    return this.entries.get(key)?.version === version;
+    return this.entries.peek(key)?.version === version;
   }
 
   async get(
@@ -210,19 +212,15 @@ export class MemberShells {
     version: string,
     make: () => Promise<MemberShell | undefined>,
   ): Promise<MemberShell | undefined> {
-    const kept = this.entries.get(key);
-    if (kept?.version === version) {
-      this.entries.delete(key);
-      this.entries.set(key, kept);
-      return kept.shell;
-    }
-    if (kept) this.forget(key, kept);
+    const kept = this.entries.use(key);
+    if (kept?.version === version) return kept.shell;
+    if (kept) this.entries.delete(key);
     const flight = `${version}\n${key}`;
     const pending = this.making.get(flight);
     if (pending) return pending;
     const made = make().then(
       (shell) => {
-        this.keep(key, { version, ...(shell ? { shell } : {}) });
+        this.entries.keep(key, { version, ...(shell ? { shell } : {}) });
         return shell;
       },
       // Not remembered: the next member asks again.
@@ -234,21 +232,5 @@ export class MemberShells {
     } finally {
       this.making.delete(flight);
     }
-  }
-
-  private keep(key: string, entry: { version: string; shell?: MemberShell }) {
-    const old = this.entries.get(key);
-    if (old) this.forget(key, old);
-    this.entries.set(key, entry);
-    this.bytes += sizeOf(entry.shell);
-    for (const [oldestKey, oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.forget(oldestKey, oldest);
-    }
-  }
-
-  private forget(key: string, entry: { shell?: MemberShell }) {
-    this.entries.delete(key);
-    this.bytes -= sizeOf(entry.shell);
   }
 }

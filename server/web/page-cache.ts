@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { KeptEntries } from "./kept-entries.js";
 
 /**
  * Renders of anonymous pages, kept until content changes (the content version moves on), they are
- * older than `maxAgeMs`, or the byte budget pushes them out (least recently used first). An entry
+ * older than `maxAgeMs`, nobody asked for them for a minute, or the byte budget pushes them out
+ * (least recently used first). An entry
  * holds the body once and each compressed form once, made the first time someone asks for it.
  */
 export interface CachedPage {
@@ -39,28 +41,30 @@ export interface PageCacheOptions {
 }
 
 export class PageCache {
-  private readonly entries = new Map<string, CachedPage>();
-  private bytes = 0;
+  private readonly entries: KeptEntries<CachedPage>;
   /** Answers being made right now, by key and version: the others asking wait for them. */
   private readonly making = new Map<string, Promise<CachedPage | undefined>>();
 
-  constructor(private readonly options: PageCacheOptions) {}
+  constructor(private readonly options: PageCacheOptions) {
+    this.entries = new KeptEntries({
+      maxBytes: options.maxBytes,
+      sizeOf,
+      largestBytes: options.maxBytes / 8,
+    });
+  }
 
   /** The entry kept under `key`, whatever its version (to learn what it depends on). */
   peek(key: string): CachedPage | undefined {
-    return this.entries.get(key);
+    return this.entries.peek(key);
   }
 
   get(key: string, version: string, now: number): CachedPage | undefined {
-    const entry = this.entries.get(key);
+    const entry = this.entries.use(key, now);
     if (!entry) return undefined;
     if (entry.version !== version || now - entry.storedAt > this.options.maxAgeMs) {
-      this.delete(key, entry);
+      this.entries.delete(key);
       return undefined;
     }
-    // Most recently used last: Map keeps insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
     return entry;
   }
 
@@ -100,16 +104,7 @@ export class PageCache {
   }
 
   set(key: string, entry: CachedPage) {
-    const size = sizeOf(key, entry);
-    if (size > this.options.maxBytes / 8) return;
-    const old = this.entries.get(key);
-    if (old) this.delete(key, old);
-    this.entries.set(key, entry);
-    this.bytes += size;
-    for (const [oldestKey, oldest] of this.entries) {
-      if (this.bytes <= this.options.maxBytes) break;
-      this.delete(oldestKey, oldest);
-    }
+    this.entries.keep(key, entry);
   }
 
   /** The body in `encoding`, compressed once and kept with the entry. */
@@ -128,17 +123,12 @@ export class PageCache {
     );
     // Kept with the entry for whoever else holds it; only an entry in the cache counts in its budget.
     entry.encoded.set(encoding, encoded);
-    if (this.entries.get(key) === entry) this.bytes += encoded.length;
+    this.entries.grow(key, entry, encoded.length);
     return encoded;
   }
 
   get size() {
-    return { entries: this.entries.size, bytes: this.bytes };
-  }
-
-  private delete(key: string, entry: CachedPage) {
-    this.entries.delete(key);
-    this.bytes -= sizeOf(key, entry);
+    return this.entries.size;
   }
 }
 

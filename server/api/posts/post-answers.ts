@@ -2,6 +2,7 @@ import type { Actor } from "../../../core/users/policies.js";
 import type { CoreDeps } from "../../../core/deps.js";
 import { commentsOfPostForApi, getPost } from "../../../core/posts/posts-service.js";
 import { commentsVersion, type ContentVersion } from "../../web/content-version.js";
+import { KeptEntries } from "../../web/kept-entries.js";
 
 /** Posts' comments kept as JSON at once, at most (a post with 2,000 comments holds ~0.6 MB). */
 const KEPT_COMMENTS_BYTES = 16 * 1024 * 1024;
@@ -13,36 +14,17 @@ const KEPT_COMMENTS_BYTES = 16 * 1024 * 1024;
  * exactly what `JSON.stringify` of the whole post would give: the comments are its last field.
  */
 export function postAnswers(deps: CoreDeps, contentVersion: ContentVersion) {
-  // Least recently used first (a Map keeps insertion order).
-  const kept = new Map<string, { version: string; json: string }>();
-  let bytes = 0;
-  const forget = (postId: string) => {
-    const entry = kept.get(postId);
-    if (!entry) return;
-    kept.delete(postId);
-    bytes -= entry.json.length;
-  };
-  const keep = (postId: string, entry: { version: string; json: string }) => {
-    forget(postId);
-    if (entry.json.length > KEPT_COMMENTS_BYTES / 4) return;
-    kept.set(postId, entry);
-    bytes += entry.json.length;
-    for (const oldest of kept.keys()) {
-      if (bytes <= KEPT_COMMENTS_BYTES) break;
-      forget(oldest);
-    }
-  };
+  const kept = new KeptEntries<{ version: string; json: string }>({
+    maxBytes: KEPT_COMMENTS_BYTES,
+    sizeOf: (postId, entry) => postId.length + entry.json.length,
+  });
 
   /** The post's comments as JSON: kept, or read and kept under the version read before. */
   const commentsJson = async (postId: string, version: string | undefined) => {
-    const entry = kept.get(postId);
-    if (entry && entry.version === version) {
-      kept.delete(postId);
-      kept.set(postId, entry);
-      return entry.json;
-    }
+    const entry = kept.use(postId);
+    if (entry && entry.version === version) return entry.json;
     const json = JSON.stringify(await commentsOfPostForApi(deps, postId));
-    if (version !== undefined) keep(postId, { version, json });
+    if (version !== undefined) kept.keep(postId, { version, json });
     return json;
   };
 
