@@ -112,6 +112,21 @@ export class KeptEntries<V> {
 const COLLECT_AFTER_BYTES = 4 * 1024 * 1024;
 const RELEASE_AFTER_MS = 1000;
 
+/**
+ * A full collection that gives the pages it empties back to the system: "last-resort" from V8 12
+ * (Node 22), where a plain one keeps them; Node 20's V8 collects nothing when given options, and
+ * its plain collection gives them back (measured on 20.20, 22.23 and 24.22).
+ */
+function collectGarbage() {
+  const { gc } = globalThis;
+  if (!gc) return;
+  if (Number(process.versions.v8.split(".")[0]) >= 12) {
+    gc({ type: "major", execution: "sync", flavor: "last-resort" });
+  } else {
+    gc();
+  }
+}
+
 // Every kept set is swept by one timer that keeps neither them nor the process alive.
 const swept = new Set<WeakRef<{ sweep(now: number): number }>>();
 let sweeper: NodeJS.Timeout | undefined;
@@ -126,9 +141,8 @@ function sweptWhenIdle(kept: { sweep(now: number): number }) {
       if (live) dropped += live.sweep(now);
       else swept.delete(ref);
     }
-    // "last-resort": a collection that also gives the runtime's emptied pages back to the system.
     if (dropped >= COLLECT_AFTER_BYTES) {
-      globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
+      collectGarbage();
       // The runtime frees the collected buffers' memory on a thread of its own, after the collection.
       setTimeout(releaseFreeMemory, RELEASE_AFTER_MS).unref();
     }
