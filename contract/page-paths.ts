@@ -17,11 +17,11 @@ export type UnpublishedTab = "drafts" | "scheduled";
 export const profilePath = (userId: string, tab?: UnpublishedTab) =>
   `/profile/${encodeURIComponent(userId)}${tab ? `?tab=${tab}` : ""}`;
 
-/** A post's stats page. */
 /** What the quick editor reads of a post's mailing when it opens (decision 028). */
 export const postNewsletterOfferPath = (postId: string) =>
   `/posts/edit/${encodeURIComponent(postId)}/newsletter`;
 
+/** A post's stats page. */
 export const postStatsPath = (postId: string) => `/stats/posts/${encodeURIComponent(postId)}`;
 
 /** The search page for a query. */

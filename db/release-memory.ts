@@ -18,13 +18,13 @@ let release: BetterSqlite3.Statement | null | undefined;
  * SQLite extension that can reach malloc_trim; says whether it could. Nothing of the database is
  * touched: the call runs in an in-memory connection of its own, whichever database the site uses.
  */
-export function releaseFreeMemory(file = RELEASE_MEMORY_EXTENSION): boolean {
+export function releaseFreeMemory(): boolean {
   if (release === undefined) {
     release = null;
-    if (existsSync(file)) {
+    if (existsSync(RELEASE_MEMORY_EXTENSION)) {
       try {
         const connection = new SQLite(":memory:");
-        connection.loadExtension(file);
+        connection.loadExtension(RELEASE_MEMORY_EXTENSION);
         release = connection.prepare("select release_free_memory()").pluck();
       } catch {
         // Left to the allocator, as where it is not built.

@@ -21,6 +21,7 @@ export const BUILD_INPUTS = [
   "contract",
   "lib",
   "native/search-rank.c",
+  "native/release-memory.c",
   "public",
   "package.json",
   "package-lock.json",

@@ -6,8 +6,8 @@ import { KeptEntries } from "./kept-entries.js";
 /**
  * Renders of anonymous pages, kept until content changes (the content version moves on), they are
  * older than `maxAgeMs`, nobody asked for them for a minute, or the byte budget pushes them out
- * (least recently used first). An entry
- * holds the body once and each compressed form once, made the first time someone asks for it.
+ * (least recently used first). An entry holds the body once and each compressed form once, made
+ * the first time someone asks for it.
  */
 export interface CachedPage {
   /** The content version the render started under. */
