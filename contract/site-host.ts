@@ -65,8 +65,23 @@ export interface RecordedIsland {
   marker: string;
   /** The route whose part it reads (a live part's name for a live island, decision 029). */
   route: string;
+  /**
+   * Whether it is a live island (decision 029): it reads its live part and, inside it, the
+   * viewer's parts, nothing else, so its HTML is kept for what those texts are.
+   */
+  live: boolean;
   /** The island for a viewer's part of its route (the contexts it sat in included). */
   render(viewerData: unknown): ReactNode;
+}
+
+/** A live part's read (decision 029), and what moves it on. */
+export interface LivePartRead {
+  read(): Promise<unknown>;
+  /**
+   * "comments": it shows the post's comments alone, and is read again only when they change (a
+   * like leaves it as it is); "post": any change of the post's likes or comments.
+   */
+  keptBy: "post" | "comments";
 }
 
 /**
@@ -87,7 +102,7 @@ export interface ShellRecorder {
    * The reads of what a write of the page's post's likes or comments changes (`livePart`,
    * decision 029), the same for every reader, by name.
    */
-  liveParts: Map<string, () => Promise<unknown>>;
+  liveParts: Map<string, LivePartRead>;
   islands: RecordedIsland[];
 }
 

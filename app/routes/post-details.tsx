@@ -55,21 +55,26 @@ const THREADS_PER_PAGE = 50;
 const ROUTE = "routes/post-details";
 
 /**
- * What a like or a comment changes on the page (decision 029), the same for every reader: read
- * once per state of the post's likes and comments and filled in, so such a write makes no page
- * again.
+ * What a like or a comment changes on the page (decision 029), the same for every reader, in two
+ * live parts: its likes, read again on any change of the post's likes or comments, and its
+ * comments, read again only when they change (a like leaves them, and their islands' HTML, as
+ * they were).
  */
-interface PostLiveData {
+interface PostLikesData {
   likes: PostDetail["likes"];
   likesCount: number;
+}
+
+interface PostCommentsData {
   commentsCount: number;
   comments: Awaited<ReturnType<typeof listCommentThreads>>;
 }
 
 type PostDetail = Awaited<ReturnType<typeof getPost>>;
 
-/** The name of this route's live part. */
-const LIVE = `live:${ROUTE}`;
+/** The names of this route's live parts. */
+const LIKES = `likes:${ROUTE}`;
+const COMMENTS = `comments:${ROUTE}`;
 
 /** The post page's part for a signed-in viewer: what they did and what they may do here. */
 interface PostViewerData {
@@ -107,24 +112,25 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       context.shell ? ["comments", "likers"] : ["comments"],
     );
     const commentsPage = pageParam(request.url, "comments");
-    const liveOf = async (likes: PostDetail["likes"]): Promise<PostLiveData> => {
-      const comments = await listCommentThreads(deps, post._id, {
-        page: commentsPage,
-        perPage: THREADS_PER_PAGE,
-      });
-      return {
-        likes,
-        likesCount: likes.length,
-        commentsCount: comments.commentsCount,
-        comments,
-      };
-    };
-    const live = await livePart(
-      context,
-      LIVE,
-      async () => liveOf(await likersOf(deps, post._id)),
-      () => liveOf(post.likes),
-    );
+    const likesOf = (likes: PostDetail["likes"]) =>
+      Promise.resolve<PostLikesData>({ likes, likesCount: likes.length });
+    const likes = await livePart(context, {
+      name: LIKES,
+      keptBy: "post",
+      read: async () => likesOf(await likersOf(deps, post._id)),
+      readNow: () => likesOf(post.likes),
+    });
+    const comments = await livePart(context, {
+      name: COMMENTS,
+      keptBy: "comments",
+      read: async (): Promise<PostCommentsData> => {
+        const threads = await listCommentThreads(deps, post._id, {
+          page: commentsPage,
+          perPage: THREADS_PER_PAGE,
+        });
+        return { commentsCount: threads.commentsCount, comments: threads };
+      },
+    });
     // The author box after the post: what their profile says of them, never their e-mail.
     const { bio, socialMedia } = await getProfileBasics(deps, undefined, post.user._id, {
       withPosts: false,
@@ -173,7 +179,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       site: context.site,
       member: isMember(context),
       viewer,
-      live,
+      live: { likes, comments },
     };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") {
@@ -231,9 +237,15 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
       {render}
     </Island>
   );
-  /** A part that shows what likes and comments change, the same for everyone (decision 029). */
-  const liveIsland = (render: (data: PostLiveData) => ReactNode) => (
-    <Island<PostLiveData> route={LIVE} part={live} live>
+  /** A part that shows what likes change, the same for everyone (decision 029). */
+  const likesIsland = (render: (data: PostLikesData) => ReactNode) => (
+    <Island<PostLikesData> route={LIKES} part={live.likes} live>
+      {(now) => (now ? render(now) : null)}
+    </Island>
+  );
+  /** A part that shows what comments change, the same for everyone. */
+  const commentsIsland = (render: (data: PostCommentsData) => ReactNode) => (
+    <Island<PostCommentsData> route={COMMENTS} part={live.comments} live>
       {(now) => (now ? render(now) : null)}
     </Island>
   );
@@ -257,7 +269,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         <h1>{post.title}</h1>
         <Byline user={post.user} date={post.publishedAt ?? post.createdAt} photoSize={32} withTime>
           <span>{post.readingMinutes} min read</span>
-          {liveIsland(({ commentsCount }) => (
+          {commentsIsland(({ commentsCount }) => (
             <span>
               <CommentIcon /> {commentsCount} {commentsCount === 1 ? "comment" : "comments"}
             </span>
@@ -346,7 +358,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           <section className="likes" aria-label="Likes">
             {/* One live island with the reader's own ones inside: two islands side by side
                 would be two texts to React, which it keeps apart with a comment. */}
-            {liveIsland(({ likes, likesCount }) => (
+            {likesIsland(({ likes, likesCount }) => (
               <>
                 <Likes
                   likes={likes}
@@ -390,7 +402,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
                 <Link to="/login">Log in</Link> to leave a comment.
               </p>
             )}
-            {liveIsland(({ comments, commentsCount }) =>
+            {commentsIsland(({ comments, commentsCount }) =>
               comments.threads.length === 0 ? (
                 <p className="muted">No Comments Yet! Be the first one.</p>
               ) : (

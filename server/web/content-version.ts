@@ -63,20 +63,31 @@ export function postOfPage(address: string): string | undefined {
   }
 }
 
+/** What a page is made from (`versionsOfPage`). */
+export interface PageVersions {
+  /** What its shells are kept under: the site's (a post page's likes and comments are live parts). */
+  shell: string;
+  /** What the page itself, with those parts, is kept under. */
+  page: string;
+  /** What the parts showing its post's comments alone are kept under (a like leaves it). */
+  comments: string;
+}
+
 /**
- * What a page at `address` is made from, in one read: `shell`, the version its shells are kept
- * under (the site's: a post page's likes and comments are live parts, decision 029), and `page`,
- * the version the page itself, with those parts, is kept under. Undefined when it cannot be
+ * What a page at `address` is made from, in one read (decision 029). Undefined when it cannot be
  * known.
  */
-export async function versionsOfPage(versions: ContentVersion, address: string) {
+export async function versionsOfPage(
+  versions: ContentVersion,
+  address: string,
+): Promise<PageVersions | undefined> {
   const post = postOfPage(address);
   if (post === undefined) {
     const version = await versions.current();
-    return version === undefined ? undefined : { shell: version, page: version };
+    return version === undefined ? undefined : { shell: version, page: version, comments: version };
   }
   const state = await versions.state([post]);
-  return state && { shell: state.site, page: postVersion(state) };
+  return state && { shell: state.site, page: postVersion(state), comments: commentsVersion(state) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { viewerPartText } from "../../contract/viewer-part.js";
 import type { RecordedIsland, ShellRecorder, Viewer } from "../../contract/site-host.js";
 import { KeptEntries } from "./kept-entries.js";
+import type { LiveIslands } from "./live-parts.js";
 
 /**
  * Signed-in pages from a shell (decision 021): the page rendered once per address, theme and
@@ -88,32 +89,85 @@ export type RenderIslands = (
   dataOf: (route: string) => unknown,
 ) => string[];
 
+/** A part's text (`viewerPartText`), and the same as it stands in the page's data script. */
+export interface PartText {
+  text: string;
+  script: string;
+  /** A live part's: the version of what it shows, which its islands' HTML is kept under. */
+  version?: string;
+}
+
+export const partText = (text: string): PartText => ({ text, script: inDataScript(text) });
+
 /** Each route's part for `viewer`, as the text its islands read, by route. */
 export async function readParts(shell: MemberShell, viewer: Viewer) {
-  const parts = new Map<string, string>();
+  const parts = new Map<string, PartText>();
   for (const [route, read] of shell.recorder.parts) {
-    parts.set(route, viewerPartText(route, await read(viewer)));
+    parts.set(route, partText(viewerPartText(route, await read(viewer))));
   }
   return parts;
 }
 
-/** The page of `shell` for a viewer's `parts`: their islands rendered and all put in place. */
+/**
+ * Where a page's live islands' HTML is kept (decision 029): by `key` (the shell's address, theme
+ * and day) and `reader` (a member's parts' texts; empty for visitors), for the shell and the
+ * version of the live part each shows.
+ */
+export interface KeptIslands {
+  islands: LiveIslands;
+  key: string;
+  reader: string;
+}
+
+/**
+ * The page of `shell` for a viewer's `parts`: their islands rendered (a live island's kept HTML
+ * reused while its part and the reader are the same) and all put in place.
+ */
 export function composeMemberPage(
   shell: MemberShell,
-  parts: ReadonlyMap<string, string>,
+  parts: ReadonlyMap<string, PartText>,
   renderIslands: RenderIslands,
+  kept?: KeptIslands,
 ): string {
   const fills = new Map<string, string>();
+  for (const [route, part] of parts) fills.set(partName(route), part.script);
+  // As the browser will see it: what JSON keeps of the data, no more; parsed only for an island
+  // rendered here.
   const dataOf = new Map<string, unknown>();
-  for (const [route, text] of parts) {
-    fills.set(partName(route), inDataScript(text));
-    // As the browser will see it: what JSON keeps of the data, no more.
-    dataOf.set(route, (JSON.parse(text) as { data: unknown }).data);
-  }
+  const read = (route: string) => {
+    if (!dataOf.has(route)) {
+      const text = parts.get(route)?.text;
+      dataOf.set(
+        route,
+        text === undefined ? undefined : (JSON.parse(text) as { data: unknown }).data,
+      );
+    }
+    return dataOf.get(route);
+  };
   const { islands } = shell.recorder;
-  const rendered = renderIslands(islands, (route) => dataOf.get(route));
+  const keptAs = (island: RecordedIsland, index: number) => {
+    const version = parts.get(island.route)?.version;
+    if (!kept || !island.live || version === undefined) return undefined;
+    return {
+      key: `${kept.key}\n${String(index)}\n${kept.reader}`,
+      version: `${shell.nonce}\n${version}`,
+    };
+  };
+  const htmls = islands.map((island, index) => {
+    const as = keptAs(island, index);
+    return as && kept?.islands.get(as.key, as.version);
+  });
+  const missing = islands.filter((_, index) => htmls[index] === undefined);
+  const rendered = missing.length > 0 ? renderIslands(missing, read) : [];
+  let next = 0;
   islands.forEach((island, index) => {
-    fills.set(nameOf(island.marker), rendered[index] ?? "");
+    let html = htmls[index];
+    if (html === undefined) {
+      html = rendered[next++] ?? "";
+      const as = keptAs(island, index);
+      if (as) kept?.islands.keep(as.key, as.version, html);
+    }
+    fills.set(nameOf(island.marker), html);
   });
   let page = "";
   shell.pieces.forEach((piece, index) => {

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ShellRecorder, Viewer } from "../../contract/site-host.js";
 import type { Theme } from "../../contract/theme.js";
-import { postOfPage, versionsOfPage } from "./content-version.js";
-import { LiveTexts, readLiveParts } from "./live-parts.js";
+import { postOfPage, versionsOfPage, type PageVersions } from "./content-version.js";
+import { LiveIslands, LiveTexts, readLiveParts } from "./live-parts.js";
 import {
   composeMemberPage,
   cutShell,
@@ -68,6 +68,7 @@ export function memberPageServer(
   const searchShells = new MemberShells(SEARCH_SHELLS_BYTES);
   const visitorShells = new MemberShells(VISITOR_SHELLS_BYTES);
   const liveTexts = new LiveTexts();
+  const liveIslands = new LiveIslands();
   const memberPages = new PageCache({
     maxBytes: MEMBER_PAGES_BYTES,
     maxAgeMs: MEMBER_PAGE_MAX_AGE_MS,
@@ -149,11 +150,16 @@ export function memberPageServer(
     // have got to, and their parts), so a member who reads it again, nothing changed, costs their
     // reads alone; any change is another page.
     const parts = await readParts(shell, viewer);
-    const pageKey = `${key}\n${version}\n${[...parts.values()].join("\n")}`;
+    const reader = [...parts.values()].map((part) => part.text).join("\n");
+    const pageKey = `${key}\n${version}\n${reader}`;
     let page = memberPages.get(pageKey, version, Date.now());
     if (!page) {
-      const live = await readLiveParts(shell, address, version, liveTexts);
-      const html = composeMemberPage(shell, new Map([...live, ...parts]), renderIslands);
+      const live = await readLiveParts(shell, address, versions, liveTexts);
+      const html = composeMemberPage(shell, new Map([...live, ...parts]), renderIslands, {
+        islands: liveIslands,
+        key,
+        reader,
+      });
       if (host.verifyMemberPages) {
         const whole = await renderMemberPage(url, { viewer, nonce: shell.nonce, theme });
         const differs = firstDifference(html, whole.body);
@@ -201,7 +207,7 @@ export function memberPageServer(
   const composeForVisitor = async (
     request: FastifyRequest,
     address: string,
-    versions: { shell: string; page: string },
+    versions: PageVersions,
   ): Promise<CachedPage | undefined> => {
     const url = new URL(address, siteOrigin);
     // A client navigation's data (`.data`) is its loaders' answer alone: rendered whole.
@@ -218,8 +224,12 @@ export function memberPageServer(
       }),
     );
     if (!shell) return undefined;
-    const live = await readLiveParts(shell, address, versions.page, liveTexts);
-    const html = composeMemberPage(shell, live, renderIslands);
+    const live = await readLiveParts(shell, address, versions, liveTexts);
+    const html = composeMemberPage(shell, live, renderIslands, {
+      islands: liveIslands,
+      key,
+      reader: "",
+    });
     if (host.verifyMemberPages) {
       const whole = await renderMemberPage(url, { nonce: shell.nonce, theme });
       const differs = firstDifference(html, whole.body);

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
 import { client, type Client } from "../support/http.js";
-import { addCategory, addComment, addPost, type PostDetail } from "../support/post-fixtures.js";
+import {
+  addCategory,
+  addComment,
+  addPost,
+  toggleLikeOf,
+  type PostDetail,
+} from "../support/post-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 // Issue 31 (decision 021): signed-in pages made from a shell rendered once for every member, with
@@ -154,6 +160,18 @@ describe("a member page from its shell", () => {
     // Only the author is not offered a Follow.
     expect(writers).not.toContain(`Follow ${writer.username}`);
     expect(readers).toMatch(new RegExp(`aria-label="(?:Follow|Following) ${writer.username}"`));
+
+    // A like leaves each reader's comments section as it was kept for them (decision 029): still
+    // theirs alone, next to the new count.
+    await toggleLikeOf(api, admin, post._id);
+    const writersAfter = (await page(path, as(writer))).html;
+    const readersAfter = (await page(path, as(reader))).html;
+    expect(readersAfter).toContain('aria-label="Edit comment"');
+    expect(writersAfter).not.toContain('aria-label="Edit comment"');
+    expect(reportsPost(writersAfter)).toBe(false);
+    expect(reportsPost(readersAfter)).toBe(true);
+    for (const html of [writersAfter, readersAfter]) expect(html).toContain("1 like");
+    await toggleLikeOf(api, admin, post._id);
   });
 
   it("shows a viewer's write on their next page, and anyone's write on everyone's", async () => {

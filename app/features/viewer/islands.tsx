@@ -85,6 +85,7 @@ export function Island<T>(props: {
   shell.islands.push({
     marker,
     route: props.route,
+    live: props.live === true,
     render: (viewerData) =>
       carried.reduceRight<ReactNode>(
         (inner, [context, value]) => <context.Provider value={value}>{inner}</context.Provider>,

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import { viewerPartText, type ViewerPart } from "../../../contract/viewer-part.js";
-import type { Viewer } from "../../../contract/site-host.js";
+import type { LivePartRead, Viewer } from "../../../contract/site-host.js";
 
 /**
  * Whether the page is for a signed-in member: one in particular, or any of them (a shell, the
@@ -33,20 +33,24 @@ export async function viewerPart<T>(
 /**
  * What a write of the page's post's likes or comments changes on it (decision 029), the same for every
  * reader: what `read` gives, as the text its live islands read. In a shell (a member's or a
- * visitor's), `read` is kept for the host to run once per state of the post's likes and comments,
- * and a marker stands in the data, so such a write makes no page again. `read` may read only what
- * the shared data it closes over says (never the request, never a viewer).
+ * visitor's), `read` is kept for the host to run once per state of what `keptBy` names (the post's
+ * likes and comments, or its comments alone), and a marker stands in the data, so such a write
+ * makes no page again. `read` may read only what the shared data it closes over says (never the
+ * request, never a viewer).
  */
 export async function livePart<T>(
   context: AppLoadContext,
-  name: string,
-  read: () => Promise<T>,
-  /** What a page rendered whole reads instead, from what its loader has read already. */
-  readNow: () => Promise<T> = read,
+  part: {
+    name: string;
+    keptBy: LivePartRead["keptBy"];
+    read: () => Promise<T>;
+    /** What a page rendered whole reads instead, from what its loader has read already. */
+    readNow?: () => Promise<T>;
+  },
 ): Promise<string> {
   if (context.shell) {
-    context.shell.liveParts.set(name, read);
-    return context.shell.marker(`part-${name}`);
+    context.shell.liveParts.set(part.name, { read: part.read, keptBy: part.keptBy });
+    return context.shell.marker(`part-${part.name}`);
   }
-  return viewerPartText(name, await readNow());
+  return viewerPartText(part.name, await (part.readNow ?? part.read)());
 }
