@@ -76,7 +76,7 @@ export interface RecordedIsland {
 
 /** A live part's read (decision 029), and what moves it on. */
 export interface LivePartRead {
-  read(): Promise<unknown>;
+  read: () => Promise<unknown>;
   /**
    * "comments": it shows the post's comments alone, and is read again only when they change (a
    * like leaves it as it is); "post": any change of the post's likes or comments.
