@@ -200,7 +200,18 @@ export function registerSharedAnswers(server: FastifyInstance, shared: SharedAns
       void reply.header("cache-control", "private, no-store");
       return payload;
     }
-    if (keep === undefined || reply.statusCode !== 200 || typeof payload !== "string") {
+    const plain =
+      typeof payload === "string"
+        ? Buffer.from(payload)
+        : Buffer.isBuffer(payload)
+          ? payload
+          : null;
+    if (
+      keep === undefined ||
+      reply.statusCode !== 200 ||
+      plain === null ||
+      reply.hasHeader("content-encoding")
+    ) {
       release(request);
       return payload;
     }
@@ -213,7 +224,7 @@ export function registerSharedAnswers(server: FastifyInstance, shared: SharedAns
       }
       listed = { ids, count: keep.count };
     }
-    const body = Buffer.from(payload);
+    const body = plain;
     const answer: CachedPage = {
       ...(listed ? { listed } : {}),
       version: keep.version,

@@ -60,23 +60,34 @@ function compressInPool(body: Buffer, encoding: Encoding) {
 type Encoding = "br" | "gzip";
 
 /**
- * The encoding @fastify/compress would choose for this Accept-Encoding (of br and gzip): the
- * highest q, brotli on a tie; `*` and `x-gzip` stand for gzip. Undefined when neither is accepted.
+ * The q of each of br and gzip in an Accept-Encoding, as @fastify/compress reads it: `*` and
+ * `x-gzip` stand for gzip; a first parameter other than q counts as q=0.
  */
-export function negotiatedEncoding(acceptEncoding: string | undefined): Encoding | undefined {
-  if (acceptEncoding === undefined) return undefined;
-  let best: Encoding | undefined;
-  let bestQ = 0;
+function acceptedEncodings(acceptEncoding: string) {
+  const accepted: [Encoding, number][] = [];
   for (const part of acceptEncoding.toLowerCase().split(",")) {
     const [token = "", ...params] = part.split(";");
     const name = token.trim();
     const encoding = name === "br" ? "br" : /^(?:gzip|x-gzip|\*)$/.test(name) ? "gzip" : undefined;
     if (encoding === undefined) continue;
-    // A first parameter other than q counts as q=0, as @fastify/compress reads it.
     const q =
       params.length === 0
         ? 1
         : Number.parseFloat(/^\s*q\s*=\s*([\d.]*)/.exec(params[0] ?? "")?.[1] ?? "") || 0;
+    accepted.push([encoding, q]);
+  }
+  return accepted;
+}
+
+/**
+ * The encoding @fastify/compress would choose for this Accept-Encoding (of br and gzip): the
+ * highest q, brotli on a tie. Undefined when neither is accepted.
+ */
+export function negotiatedEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  if (acceptEncoding === undefined) return undefined;
+  let best: Encoding | undefined;
+  let bestQ = 0;
+  for (const [encoding, q] of acceptedEncodings(acceptEncoding)) {
     if (q > bestQ || (q === bestQ && q > 0 && encoding === "br")) {
       best = encoding;
       bestQ = q;
@@ -85,8 +96,14 @@ export function negotiatedEncoding(acceptEncoding: string | undefined): Encoding
   return best;
 }
 
+/** Whether a client takes gzip (at any q above 0): an answer kept as gzip pieces is sent so. */
+export function acceptsGzip(acceptEncoding: string | undefined) {
+  if (acceptEncoding === undefined) return false;
+  return acceptedEncodings(acceptEncoding).some(([encoding, q]) => encoding === "gzip" && q > 0);
+}
+
 /** Adds Accept-Encoding to Vary as @fastify/compress does. */
-function varyOnEncoding(reply: FastifyReply) {
+export function varyOnEncoding(reply: FastifyReply) {
   const vary = reply.getHeader("vary");
   if (vary === undefined) {
     void reply.header("vary", "accept-encoding");

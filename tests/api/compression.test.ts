@@ -2,8 +2,8 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { negotiatedEncoding } from "../../server/plugins/compression.js";
 import { signInAdmin } from "../support/factories.js";
-import { client, rawGet } from "../support/http.js";
-import { addCategory, addPost } from "../support/post-fixtures.js";
+import { client, rawGet, rawRequest } from "../support/http.js";
+import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 let server: TestServer;
@@ -13,6 +13,8 @@ let server: TestServer;
  */
 let smallPath: string;
 let signedIn: Record<string, string>;
+/** A published post whose comments' JSON is above 16 KB (a like's answer then comes in pieces). */
+let talkedAbout: { _id: string };
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -26,6 +28,15 @@ beforeAll(async () => {
   });
   smallPath = `/api/posts/${post._id}`;
   signedIn = { authorization: `Bearer ${admin.token}` };
+  talkedAbout = await addPost(api, admin, { category: "Notes" });
+  for (let n = 0; n < 12; n++) {
+    await addComment(
+      api,
+      admin,
+      talkedAbout._id,
+      `Remark ${String(n)}: ${"a long thought ".repeat(120)}`,
+    );
+  }
 });
 afterAll(() => server.close());
 
@@ -91,6 +102,53 @@ describe("compression of whole answers", () => {
     expect(small.headers["content-encoding"]).toBeUndefined();
     const refused = await rawGet(at(PATH), { "accept-encoding": "br", "x-no-compression": "1" });
     expect(refused.headers["content-encoding"]).toBeUndefined();
+  });
+});
+
+describe("a like's answer on a post with many comments (decision 029)", () => {
+  const like = (accept: string) =>
+    rawRequest("PUT", at(`/api/posts/like/${talkedAbout._id}`), {
+      ...signedIn,
+      "accept-encoding": accept,
+    });
+
+  it("is gzip put together from kept pieces, exactly the post's JSON, whenever gzip is taken", async () => {
+    const plain = await like("identity");
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const json = JSON.parse(plain.body.toString("utf8")) as {
+      likesCount: number;
+      comments: unknown[];
+    };
+    expect(json.comments).toHaveLength(12);
+    expect(plain.body.length).toBeGreaterThan(16_384);
+    // Each like moves the count; the comments' compressed piece is the one kept, the post's fresh.
+    for (const [accept, likes] of [
+      ["br, gzip", 0],
+      ["gzip", 1],
+      ["gzip;q=0.5, br", 0],
+    ] as const) {
+      const reply = await like(accept);
+      expect(reply.status, accept).toBe(200);
+      expect(reply.headers["content-encoding"], accept).toBe("gzip");
+      expect(reply.headers.vary, accept).toContain("accept-encoding");
+      expect(reply.body.length, accept).toBeLessThan(plain.body.length / 3);
+      const body = gunzipSync(reply.body).toString("utf8");
+      const read = await rawGet(at(`/api/posts/${talkedAbout._id}`), {
+        "accept-encoding": "identity",
+      });
+      expect(body, accept).toBe(read.body.toString("utf8"));
+      expect((JSON.parse(body) as { likesCount: number }).likesCount, accept).toBe(likes);
+    }
+  });
+
+  it("is brotli made whole for a client that takes brotli alone", async () => {
+    const reply = await like("br");
+    expect(reply.headers["content-encoding"]).toBe("br");
+    expect(JSON.parse(brotliDecompressSync(reply.body).toString("utf8"))).toHaveProperty(
+      "comments",
+    );
+    await like("identity");
   });
 });
 

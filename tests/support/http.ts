@@ -89,10 +89,15 @@ export type Client = ReturnType<typeof client>;
 
 /** GET with node:http, so the Content-Encoding the server chose is seen as sent (fetch decodes it). */
 export function rawGet(url: string, headers: Record<string, string>) {
+  return rawRequest("GET", url, headers);
+}
+
+/** A request as Node's http sends it, its body's bytes as they came (compressed or not). */
+export function rawRequest(method: string, url: string, headers: Record<string, string>) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
     (resolve, reject) => {
       http
-        .get(url, { headers }, (res) => {
+        .request(url, { method, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("end", () => {
@@ -104,7 +109,8 @@ export function rawGet(url: string, headers: Record<string, string>) {
           });
           res.on("error", reject);
         })
-        .on("error", reject);
+        .on("error", reject)
+        .end();
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   BODY_IMAGE_MAX_BYTES,
   IMAGE_CREATE_MAX_BYTES,
@@ -21,6 +21,7 @@ import {
 import { getRevision, listRevisions, restoreRevision } from "../../../core/posts/revisions.js";
 import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
 import { clientLeft, jsonFields, readImageForm } from "../../plugins/uploads.js";
+import { acceptsGzip, varyOnEncoding } from "../../plugins/compression.js";
 import { workSlots } from "../../../core/shared/work-slots.js";
 import { holdSlotForAnswer } from "../../waiting.js";
 import { jsonArrayStream } from "../json-stream.js";
@@ -34,16 +35,38 @@ import { documented } from "../openapi/route-docs.js";
 
 type IdParams = { Params: { id: string } };
 
+/**
+ * From this many bytes of comments a like's answer is sent gzipped from their kept compressed
+ * piece (decision 029); below it, compressed whole as any answer (brotli, on the thread).
+ */
+const GZIP_PIECES_MIN_BYTES = 16 * 1024;
+
 export function postRoutes(
   app: FastifyInstance,
   deps: CoreDeps,
   options: { slotMs: number; answers: PostAnswers },
 ) {
   const { answers } = options;
-  /** A post's JSON as `GET /api/posts/:id` answers it, from kept pieces (decision 029). */
-  const sendPost = async (reply: FastifyReply, actor: Actor | undefined, id: string) => {
-    const { json } = await answers.answer(actor, id);
-    return reply.type("application/json; charset=utf-8").send(json);
+  /**
+   * A post's JSON as `GET /api/posts:id` answers it, from kept pieces (decision 029); with many
+   * comments, gzipped from their kept compressed piece when the client takes gzip.
+   */
+  const sendPost = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    actor: Actor | undefined,
+    id: string,
+  ) => {
+    const answer = await answers.answer(actor, id);
+    void reply.type("application/json; charset=utf-8");
+    if (
+      answer.comments.json.length >= GZIP_PIECES_MIN_BYTES &&
+      acceptsGzip(request.headers["accept-encoding"])
+    ) {
+      varyOnEncoding(reply);
+      return reply.header("content-encoding", "gzip").send(answers.gzipOf(answer));
+    }
+    return reply.send(answers.bodyOf(answer));
   };
   // Whole lists are the heaviest answers there are (10 MB for 10,000 posts, compressed on the way):
   // one at a time, the rest wait their turn, so a crowd asking for them cannot exhaust the memory
@@ -95,10 +118,10 @@ export function postRoutes(
 
   app.get<IdParams>("/api/posts/:id", documented(docs.get), async (request, reply) => {
     const signed = await optionalSignedIn(deps, request);
-    const { status, json } = await answers.answer(signed?.actor, request.params.id);
+    const answer = await answers.answer(signed?.actor, request.params.id);
     // A draft or a scheduled post is its author's answer alone: never kept for others.
-    if (status !== "published") answerPrivately(request);
-    return reply.type("application/json; charset=utf-8").send(json);
+    if (answer.status !== "published") answerPrivately(request);
+    return reply.type("application/json; charset=utf-8").send(answers.bodyOf(answer));
   });
 
   app.post("/api/posts", documented(docs.create, limits.upload), async (request, reply) => {
@@ -150,7 +173,7 @@ export function postRoutes(
     async (request, reply) => {
       const { actor } = await requireSignedIn(deps, request);
       await toggleLike(deps, actor, request.params.id);
-      return sendPost(reply, actor, request.params.id);
+      return sendPost(request, reply, actor, request.params.id);
     },
   );
 
