@@ -9,6 +9,7 @@
  *   npm run bench -- --only mixed --busy-comments 2000   # its post holding 2,000 comments first
  *   npm run bench -- --only counting   # cached pages with view counting on and off (decision 026)
  *   npm run bench -- --only realistic   # the realistic mix, the like cycles and the mixed row (issue 48)
+ *   npm run bench -- --only realistic --cpu-prof /tmp/prof   # and the server's CPU profiles
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +21,7 @@ import { sql } from "kysely";
 import { createLocalStorage } from "../core/media/storage.js";
 import { migrateToLatest, openDatabase } from "../db/connect.js";
 import { DEMO_PASSWORD, seedDemo, seedLongMarkdownPost } from "./seed.js";
-import { get, ROOT, startServer } from "./server.js";
+import { get, ROOT, startFlags, startServer } from "./server.js";
 
 const { values: options } = parseArgs({
   options: {
@@ -46,6 +47,11 @@ const { values: options } = parseArgs({
      * about 2,000 over a run. This measures that post without first going that fast.
      */
     "busy-comments": { type: "string", default: "0" },
+    /**
+     * A directory to write the server's CPU profiles into (`--cpu-prof`), one per server started:
+     * where the time of what the rows measure goes.
+     */
+    "cpu-prof": { type: "string", default: "" },
   },
 });
 if (!["", "search", "mixed", "counting", "realistic"].includes(options.only)) {
@@ -55,6 +61,14 @@ const onlySearch = options.only === "search";
 const onlyMixed = options.only === "mixed";
 const onlyCounting = options.only === "counting";
 const onlyRealistic = options.only === "realistic";
+/** The server's Node arguments: as `npm start` runs it, profiled when asked. */
+const serverArgs = [
+  ...startFlags(),
+  ...(options["cpu-prof"]
+    ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options["cpu-prof"])}`]
+    : []),
+  path.join(ROOT, "dist/server/main.js"),
+];
 /** The workloads of the cached pass alone: no other pass has rows of them. */
 const onlyWorkloads = onlyMixed || onlyRealistic;
 const num = (name: keyof typeof options) => {
@@ -476,7 +490,7 @@ async function main() {
    * given the members' tokens (the first member's first) and the connection count.
    */
   async function pass(extraEnv: Record<string, string>, connections: number[], targetsOf: Targets) {
-    const { child, startMs } = await startServer(base, { ...env, ...extraEnv });
+    const { child, startMs } = await startServer(base, { ...env, ...extraEnv }, serverArgs);
     const pid = child.pid ?? 0;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
@@ -695,7 +709,7 @@ async function main() {
       });
     }
     if (!onlySearch && !onlyWorkloads && !onlyCounting) {
-      const { child } = await startServer(base, env);
+      const { child } = await startServer(base, env, serverArgs);
       const exited = new Promise((resolve) => child.once("exit", resolve));
       try {
         weights = [await pageWeight("/"), await pageWeight(`/posts/details/${postId}`)];
