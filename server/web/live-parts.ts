@@ -72,7 +72,8 @@ export async function readLiveParts(
 export class LiveIslands {
   private readonly entries = new KeptEntries<{ version: string; html: string }>({
     maxBytes: LIVE_ISLANDS_BYTES,
-    sizeOf: (key, entry) => key.length + entry.html.length,
+    // Two bytes a character: a page's text with one character past Latin-1 is stored so whole.
+    sizeOf: (key, entry) => 2 * (key.length + entry.html.length),
   });
 
   get(key: string, version: string) {

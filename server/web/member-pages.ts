@@ -165,7 +165,9 @@ export function composeMemberPage(
     if (html === undefined) {
       html = rendered[next++] ?? "";
       const as = keptAs(island, index);
-      if (as) kept?.islands.keep(as.key, as.version, html);
+      // Kept as a copy of its own: a piece of a render's text holds on to the whole of it (V8
+      // slices strings), so a kept comment count would keep every island rendered beside it.
+      if (as) kept?.islands.keep(as.key, as.version, Buffer.from(html).toString());
     }
     fills.set(nameOf(island.marker), html);
   });
