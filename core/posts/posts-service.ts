@@ -401,7 +401,8 @@ export async function createPost(
   }
   const state = publishingColumns(deps, publishing.data);
   const status = state.status ?? "published";
-  await checkNewAccountBrake(deps, actor, "posts");
+  // A draft puts nothing out: the brake is for what readers get (issue 50).
+  if (status !== "draft") await checkNewAccountBrake(deps, actor, "posts");
   const body = await bodyFor(deps, actor, parsed.data.description, "markdown");
   const category = await canonicalCategory(deps, parsed.data.category);
   const imageKey = form.image
@@ -520,6 +521,10 @@ export async function updatePost(
     }
   }
   const state = publishingColumns(deps, publishing);
+  // A draft put out now or at a time counts as a new post does for a new account.
+  if (post.status === "draft" && state.status !== undefined && state.status !== "draft") {
+    await checkNewAccountBrake(deps, actor, "posts");
+  }
   // A post keeps its format: one written before Markdown stays plain text, as its author wrote it.
   const rendered =
     input.description === undefined

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { CoreDeps } from "../deps.js";
 import { DAY_MS, HOUR_MS, iso } from "../shared/clock.js";
 import { tooManyAttempts } from "../shared/errors.js";
@@ -18,7 +19,8 @@ const messages = {
 
 /**
  * Throws 429 when an account in its first day has written its hourly allowance of posts or
- * comments. Off with `NEW_ACCOUNT_LIMITS=off` (test suites that write a lot with fresh accounts).
+ * comments: posts put out (published, or scheduled, in the last hour), not drafts; call it for a
+ * write that puts a post out. Off with `NEW_ACCOUNT_LIMITS=off` (test suites that write a lot with fresh accounts).
  */
 export async function checkNewAccountBrake(
   deps: CoreDeps,
@@ -33,19 +35,32 @@ export async function checkNewAccountBrake(
     .where("id", "=", actor.id)
     .executeTakeFirst();
   if (!account || now - Date.parse(account.created_at) >= NEW_ACCOUNT_MS) return;
-  const recent = await deps.db
-    .selectFrom(kind)
-    .select("created_at")
-    .where("user_id", "=", actor.id)
-    .where("created_at", ">", iso(new Date(now - HOUR_MS)))
-    .orderBy("created_at")
-    .execute();
+  const since = iso(new Date(now - HOUR_MS));
+  // Posts count once they are out (published, or to be at a time set): a draft is nobody's to read.
+  const recent =
+    kind === "posts"
+      ? await deps.db
+          .selectFrom("posts")
+          .select(sql<string>`coalesce(published_at, updated_at)`.as("at"))
+          .where("user_id", "=", actor.id)
+          .where((eb) =>
+            eb.or([
+              eb.and([eb("status", "=", "published"), eb("published_at", ">", since)]),
+              eb.and([eb("status", "=", "scheduled"), eb("updated_at", ">", since)]),
+            ]),
+          )
+          .orderBy("at")
+          .execute()
+      : await deps.db
+          .selectFrom("comments")
+          .select("created_at as at")
+          .where("user_id", "=", actor.id)
+          .where("created_at", ">", since)
+          .orderBy("created_at")
+          .execute();
   const [oldest] = recent;
   if (oldest && recent.length >= NEW_ACCOUNT_LIMITS[kind]) {
-    const retryAfter = Math.max(
-      1,
-      Math.ceil((Date.parse(oldest.created_at) + HOUR_MS - now) / 1000),
-    );
+    const retryAfter = Math.max(1, Math.ceil((Date.parse(oldest.at) + HOUR_MS - now) / 1000));
     throw tooManyAttempts(messages[kind], retryAfter);
   }
 }

@@ -69,6 +69,30 @@ describe("a new account's first day", () => {
     expect(await countOf("posts", fresh)).toBe(3);
   });
 
+  it("counts the posts it put out, not its drafts, and brakes a draft put out past the limit", async () => {
+    const fresh = await buildUser(server, api);
+    const drafts = [];
+    for (let i = 0; i < 4; i += 1)
+      drafts.push(await addPost(api, fresh, { category, status: "draft" }));
+    // Four drafts, then a post published and one scheduled: two out, one more allowed.
+    await addPost(api, fresh, { category });
+    const later = new Date(Date.now() + 2 * HOUR_MS).toISOString();
+    await addPost(api, fresh, { category, status: "scheduled", publishAt: later });
+    const [first, second] = drafts;
+    const publish = (id: string) =>
+      api.put(`/api/posts/${id}`, { status: "published" }, { token: fresh.token });
+    expect((await publish(first?._id ?? "")).status).toBe(200);
+    // The fourth out is refused, and the draft stays one.
+    expectBrake(await publish(second?._id ?? ""), /^New accounts may publish 3 posts an hour/);
+    const kept = await api.get<{ status: string }>(`/api/posts/${second?._id ?? ""}`, {
+      token: fresh.token,
+    });
+    expect(kept.body.status).toBe("draft");
+    // Drafts still go in: saving one puts nothing out.
+    await addPost(api, fresh, { category, status: "draft" });
+    expect(await countOf("posts", fresh)).toBe(7);
+  });
+
   it("does not hold back an account older than a day, nor an admin", async () => {
     const post = await addPost(api, admin, { category });
     const settled = await buildUser(server, api);
