@@ -17,7 +17,7 @@ import {
   TAGS_MAX,
 } from "./limits.js";
 import { parseIsoTime } from "./publish-time.js";
-import { requiredString } from "./validation.js";
+import { requiredString, withLineFeeds } from "./validation.js";
 
 export const contentMessages = {
   imageRequired: "image is required",
@@ -127,10 +127,9 @@ const postFields = (messages: { title: string; category: string; description: st
   z.object({
     title: requiredString(messages.title).max(POST_TITLE_MAX, m.titleTooLong),
     category: requiredString(messages.category).max(CATEGORY_TITLE_MAX, messages.category),
-    description: requiredString(messages.description).max(
-      POST_DESCRIPTION_MAX,
-      m.descriptionTooLong,
-    ),
+    description: requiredString(messages.description)
+      .overwrite(withLineFeeds)
+      .max(POST_DESCRIPTION_MAX, m.descriptionTooLong),
     /** Optional; blank clears it (the title then describes the image). Absent on an edit: kept. */
     imageAlt: z
       .string({ error: m.imageAltTooLong })

@@ -143,6 +143,24 @@ describe("revisions", () => {
     expect(listed.map((r) => r.title)).toEqual(["Second title", "First title"]);
   });
 
+  it("keep one kind of line ending, whichever the writer's form or script sent", async () => {
+    // The create form sends CRLF, autosave and scripts LF, an old Mac CR (issue 50, 2).
+    const post = await addPost(api, author, {
+      category: "Essays",
+      description: "First line.\r\n\r\nSecond line.\rThird line.",
+    });
+    expect(post.description).toBe("First line.\n\nSecond line.\nThird line.");
+    const edited = await edit(post._id, {
+      title: post.title,
+      category: "Essays",
+      description: "First line.\n\nSecond line, changed.\r\nThird line.",
+    });
+    expect(edited.body.description).toBe("First line.\n\nSecond line, changed.\nThird line.");
+    const [kept] = (await revisionsOf(post._id, author)).body;
+    const stored = await revision(post._id, kept?._id ?? "", author);
+    expect(stored.body.description).toBe("First line.\n\nSecond line.\nThird line.");
+  });
+
   it("restore the text, and keep the text they replace as a revision", async () => {
     const { post, first } = await editedPost();
     const restored = await restore(post._id, first._id, author);

@@ -1,4 +1,5 @@
 import { diffLines, diffWordsWithSpace } from "diff";
+import { withLineFeeds } from "../../../contract/validation.js";
 
 /** A piece of a diff: text both versions have, or text only the revision (`removed`) or the post has. */
 export interface DiffPart {
@@ -32,6 +33,9 @@ export function revisionDiff(
     title: partsOf(diffWordsWithSpace(revision.title, current.title)),
     category: partsOf(diffWordsWithSpace(revision.category, current.category)),
     tags: partsOf(diffWordsWithSpace(revision.tags.join(", "), current.tags.join(", "))),
-    body: partsOf(diffLines(revision.description, current.description)),
+    // Revisions stored before line endings were made one (a form's CRLF) read as they are now.
+    body: partsOf(
+      diffLines(withLineFeeds(revision.description), withLineFeeds(current.description)),
+    ),
   };
 }
