@@ -288,8 +288,34 @@ function inspect(state: StateCore) {
       }
       token.children = inspectInline(env, token.children ?? []);
     }
-    if (token.type.endsWith("_close") || token.type === "inline") env.prose.push(" ");
+    if (token.type === "heading_close" || token.type === "paragraph_close")
+      env.prose.push(BLOCK_END);
+    else if (token.type.endsWith("_close") || token.type === "inline") env.prose.push(" ");
   });
+}
+
+/** Stands in the prose where a heading or a paragraph (a list item's too) ends. */
+const BLOCK_END = "\u0000";
+
+/** Text that ends a sentence already (closing quotes and brackets after it allowed). */
+const SENTENCE_END = /[.!?:;…。！？]["'”’)\]]*$/u;
+
+/**
+ * The prose as one text, each block ended with a full stop where it has none and another follows,
+ * so an excerpt reads "Why a CLI. Fast to start. Easy to script" rather than running them
+ * together; the last block is left as written.
+ */
+function joinProse(prose: readonly string[]) {
+  const blocks = prose
+    .join("")
+    .split(BLOCK_END)
+    .map((block) => block.trim())
+    .filter((block) => block !== "");
+  return blocks
+    .map((block, index) =>
+      index === blocks.length - 1 || SENTENCE_END.test(block) ? block : `${block}.`,
+    )
+    .join(" ");
 }
 
 /** `<sub>` and `<sup>` as written, without attributes: the raw HTML a body may show (decision 010). */
@@ -630,7 +656,7 @@ export function renderMarkdownBody(source: string, options: RenderOptions): Rend
     });
   }
   const html = sanitize(md.renderer.render(tokens, md.options, env));
-  const text = flatText(env.prose.join(""));
+  const text = flatText(joinProse(env.prose));
   return {
     html,
     excerpt: excerptOf(text),
