@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { newsletterMessages, type PostNewsletterResponse } from "../../contract/newsletter.js";
 import { postPath } from "../../contract/page-paths.js";
 import type { Database } from "../../db/schema.js";
+import { withAbsoluteAddresses } from "../posts/body.js";
 import type { CoreDeps } from "../deps.js";
 import type { Subscriber } from "../events/subscribers.js";
 import { imageUrl } from "../media/images.js";
@@ -95,12 +96,6 @@ export const mailSubscribers: Subscriber<"post.published"> = async (deps, event,
   };
 };
 
-/** The post's HTML with this site's own addresses made absolute, as a mail needs them. */
-const absolute = (html: string, base: string) =>
-  html
-    .replace(/(\s(?:src|href|srcset)=")\//g, `$1${base}/`)
-    .replace(/(,\s*)\/uploads\//g, `$1${base}/uploads/`);
-
 /** What a mail client shows after the subject: the body's first words. */
 const previewOf = (text: string) => {
   const words = text.replace(/\s+/g, " ").trim();
@@ -140,7 +135,7 @@ async function newsletterMail(
           alt: post.image_alt ?? post.title,
         }
       : undefined,
-    bodyHtml: absolute(post.html, deps.site.publicUrl),
+    bodyHtml: withAbsoluteAddresses(post.html, deps.site.publicUrl),
     preview: previewOf(post.body_text),
     readUrl: url,
     why,

@@ -674,6 +674,15 @@ function countWords(text: string) {
 
 const minutesFor = (words: number) => Math.max(1, Math.round(words / WORDS_PER_MINUTE));
 
+/**
+ * A body's stored HTML with this site's own addresses made absolute, as a mail or a feed reader
+ * needs them (the sanitizer writes every attribute value in double quotes).
+ */
+export const withAbsoluteAddresses = (html: string, base: string) =>
+  html
+    .replace(/(\s(?:src|href|srcset)=")\//g, `$1${base}/`)
+    .replace(/(,\s*)\/uploads\//g, `$1${base}/uploads/`);
+
 /** The text with every run of blanks one space. */
 export const flatText = (text: string) => text.replace(/\s+/g, " ").trim();
 

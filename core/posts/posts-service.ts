@@ -285,6 +285,18 @@ export async function getPost(
   return presentPostDetail(deps, row, likers, comments);
 }
 
+/** The rendered bodies of the published posts `ids`, by id (a feed's full text). */
+export async function publishedBodiesOf(deps: CoreDeps, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await deps.db
+    .selectFrom("posts")
+    .select(["id", "html"])
+    .where("id", "in", ids)
+    .where("status", "=", "published")
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.html]));
+}
+
 /** Who liked a post, first likes first. */
 export async function likersOf(deps: CoreDeps, id: string) {
   const rows = await likersOfPost(deps.db, { parameters: [id] }, () =>

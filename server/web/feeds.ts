@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { listCategories } from "../../core/categories/categories-service.js";
 import type { CoreDeps } from "../../core/deps.js";
-import { listPostStamps } from "../../core/posts/posts-service.js";
+import { withAbsoluteAddresses } from "../../core/posts/body.js";
+import { listPostStamps, publishedBodiesOf } from "../../core/posts/posts-service.js";
 import type { PostSummary } from "../../core/posts/presenters.js";
 import type { Config } from "../config.js";
 import type { SiteSettingsReader } from "./site-settings.js";
 import type { ContentVersion } from "./content-version.js";
 import { selectFeed, topicQuery, type FeedTopic } from "./feed-selection.js";
-import { xmlSafe, xmlText } from "./xml-text.js";
+import { cdata, xmlSafe, xmlText } from "./xml-text.js";
 import { categoryPath, postPath, profilePath } from "../../contract/page-paths.js";
 
 /** The sitemap protocol's limit of URLs in one file: past it, `/sitemap.xml` is an index. */
@@ -192,6 +193,10 @@ export function feedRoutes(
       siteNow(),
       selectFeed(deps, request.query),
     ]);
+    const bodies = await publishedBodiesOf(
+      deps,
+      posts.map((post) => post._id),
+    );
     const items = posts.map(
       (post) => `<item>
 <title>${xmlText(post.title)}</title>
@@ -201,10 +206,11 @@ export function feedRoutes(
 <category>${xmlText(post.category)}</category>
 <dc:creator>${xmlText(post.user.username)}</dc:creator>
 <description>${xmlText(post.excerpt)}</description>
+<content:encoded>${cdata(withAbsoluteAddresses(bodies.get(post._id) ?? "", base))}</content:encoded>
 </item>`,
     );
     const body = `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/">
 <channel>
 <title>${xmlText(feedTitle(site, topic))}</title>
 <link>${xmlText(`${base}${topic?.path ?? "/"}`)}</link>

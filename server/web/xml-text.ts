@@ -21,3 +21,10 @@ export const xmlSafe = (text: string) => text.replace(NOT_FOR_XML, "");
 /** Text as XML character data or an attribute value: markup escaped, unfit characters dropped. */
 export const xmlText = (text: string) =>
   xmlSafe(text).replace(/[<>&'"]/g, (c) => `&#${String(c.codePointAt(0))};`);
+
+/**
+ * Text as a CDATA section (a feed item's HTML as readers expect it): its one forbidden sequence,
+ * `]]>`, split across two sections, and characters XML cannot hold left out.
+ */
+export const cdata = (text: string) =>
+  `<![CDATA[${xmlSafe(text).replaceAll("]]>", "]]]]><![CDATA[>")}]]>`;

@@ -105,6 +105,31 @@ describe("feeds", () => {
     expect(description?.length).toBeLessThanOrEqual(200);
   });
 
+  it("carries each RSS item's whole body in content:encoded, its addresses absolute", async () => {
+    const body = `## Part one\n\n![A map](/uploads/map.png) and [a page](/posts) ]]> <b>kept</b>\n\n${"Long text. ".repeat(60)}`;
+    const post = await addPost(api, author, {
+      title: "Whole in the feed",
+      category: "R&D <Lab>",
+      description: body,
+    });
+    const text = (await api.get("/rss.xml")).text;
+    expect(text).toContain('xmlns:content="http://purl.org/rss/1.0/modules/content/"');
+    const feed = parseXml(text);
+    const item = elementsNamed(feed, "item").find((element) =>
+      elementsNamed(element, "title").some((title) => title.text === "Whole in the feed"),
+    );
+    const encoded = item ? elementsNamed(item, "encoded")[0]?.text : undefined;
+    const base = server.config.publicUrl;
+    expect(encoded).toContain(`src="${base}/uploads/map.png"`);
+    expect(encoded).toContain(`href="${base}/posts"`);
+    // Past the excerpt's 200 characters, and its "]]>" does not end the section early.
+    expect(encoded).toContain("]]&gt;");
+    expect(encoded?.match(/Long text\./g)).toHaveLength(60);
+    expect(encoded).toBe(post.html.replaceAll('="/', `="${base}/`));
+    // Gone again: the other tests count the posts the feeds and sitemap list.
+    expect((await api.delete(`/api/posts/${post._id}`, { token: author.token })).status).toBe(200);
+  });
+
   it("lists every post and category in the sitemap, as well-formed XML", async () => {
     // A category with nothing published (a draft only, or nothing at all) is not listed.
     const admin = await signInAdmin(server, api);

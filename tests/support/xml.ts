@@ -24,6 +24,10 @@ export function parseXml(document: string): XmlElement {
   parser.on("text", (text) => {
     current().text += text;
   });
+  // A CDATA section is text as it stands (an RSS item's HTML).
+  parser.on("cdata", (text) => {
+    current().text += text;
+  });
   parser.on("closetag", () => {
     open.pop();
   });
