@@ -28,15 +28,15 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): Parse
 }
 
 /**
- * A string field that reports `required` when missing, empty or of another type, so a client
- * that omits a field sees the same words as one that leaves it blank.
- */
-/**
  * Text with every line ending a line feed: a form sends CRLF, a script LF, an old Mac CR; a body
  * stored and diffed one way shows only what its writer changed (issue 50).
  */
 export const withLineFeeds = (text: string) => text.replace(/\r\n?/g, "\n");
 
+/**
+ * A string field that reports `required` when missing, empty or of another type, so a client
+ * that omits a field sees the same words as one that leaves it blank.
+ */
 export function requiredString(required: string) {
   return z.string({ error: required }).trim().min(1, required);
 }

@@ -1,3 +1,4 @@
+import { withLineFeeds } from "../../contract/validation.js";
 import { createHash, randomBytes } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
@@ -346,7 +347,7 @@ export async function importBlog(
         extra.push(
           `links to the old site's pages that were not imported lead to paths this site does not have: ${[...new Set(stray)].join(", ")}`,
         );
-      const markdown = linked.replace(
+      const markdown = withLineFeeds(linked).replace(
         MARKDOWN_IMAGE,
         (whole, alt: string, url: string, title?: string) => {
           const local = replacements.get(url);

@@ -680,8 +680,14 @@ const minutesFor = (words: number) => Math.max(1, Math.round(words / WORDS_PER_M
  */
 export const withAbsoluteAddresses = (html: string, base: string) =>
   html
-    .replace(/(\s(?:src|href|srcset)=")\//g, `$1${base}/`)
-    .replace(/(,\s*)\/uploads\//g, `$1${base}/uploads/`);
+    // A path on this site, not a protocol-relative address (`//host/…`).
+    .replace(/(\s(?:src|href|srcset)=")\/(?!\/)/g, `$1${base}/`)
+    // A srcset's later candidates, inside its value alone.
+    .replace(
+      /(\ssrcset=")([^"]*)"/g,
+      (_, attribute: string, value: string) =>
+        `${attribute}${value.replace(/(,\s*)\/(?!\/)/g, `$1${base}/`)}"`,
+    );
 
 /** The text with every run of blanks one space. */
 export const flatText = (text: string) => text.replace(/\s+/g, " ").trim();

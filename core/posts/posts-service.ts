@@ -533,9 +533,15 @@ export async function updatePost(
     }
   }
   const state = publishingColumns(deps, publishing);
-  // A draft put out now or at a time counts as a new post does for a new account.
-  if (post.status === "draft" && state.status !== undefined && state.status !== "draft") {
-    await checkNewAccountBrake(deps, actor, "posts");
+  // A post put out now or at a time (a draft, or a scheduled one published now) counts as a new
+  // post does for a new account.
+  if (
+    state.status !== undefined &&
+    state.status !== "draft" &&
+    state.status !== post.status &&
+    post.status !== "published"
+  ) {
+    await checkNewAccountBrake(deps, actor, "posts", post.id);
   }
   // A post keeps its format: one written before Markdown stays plain text, as its author wrote it.
   const rendered =

@@ -26,6 +26,8 @@ export async function checkNewAccountBrake(
   deps: CoreDeps,
   actor: Actor,
   kind: "posts" | "comments",
+  /** The post being put out, not counted again (a scheduled one published now). */
+  except?: string,
 ) {
   if (!deps.newAccountBrakes || actor.isAdmin) return;
   const now = deps.clock().getTime();
@@ -36,17 +38,28 @@ export async function checkNewAccountBrake(
     .executeTakeFirst();
   if (!account || now - Date.parse(account.created_at) >= NEW_ACCOUNT_MS) return;
   const since = iso(new Date(now - HOUR_MS));
+  const until = iso(new Date(now + HOUR_MS));
   // Posts count once they are out (published, or to be at a time set): a draft is nobody's to read.
   const recent =
     kind === "posts"
       ? await deps.db
           .selectFrom("posts")
-          .select(sql<string>`coalesce(published_at, updated_at)`.as("at"))
+          .select(
+            sql<string>`case when status = 'published' then published_at else updated_at end`.as(
+              "at",
+            ),
+          )
           .where("user_id", "=", actor.id)
+          .where("id", "!=", except ?? "")
           .where((eb) =>
             eb.or([
               eb.and([eb("status", "=", "published"), eb("published_at", ">", since)]),
-              eb.and([eb("status", "=", "scheduled"), eb("updated_at", ">", since)]),
+              // Scheduled within the hour, or going out within the next: many set for one minute
+              // count as they would once out.
+              eb.and([
+                eb("status", "=", "scheduled"),
+                eb.or([eb("updated_at", ">", since), eb("publish_at", "<", until)]),
+              ]),
             ]),
           )
           .orderBy("at")

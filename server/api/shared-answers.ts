@@ -200,16 +200,10 @@ export function registerSharedAnswers(server: FastifyInstance, shared: SharedAns
       void reply.header("cache-control", "private, no-store");
       return payload;
     }
-    const plain =
-      typeof payload === "string"
-        ? Buffer.from(payload)
-        : Buffer.isBuffer(payload)
-          ? payload
-          : null;
     if (
       keep === undefined ||
       reply.statusCode !== 200 ||
-      plain === null ||
+      (typeof payload !== "string" && !Buffer.isBuffer(payload)) ||
       reply.hasHeader("content-encoding")
     ) {
       release(request);
@@ -224,7 +218,7 @@ export function registerSharedAnswers(server: FastifyInstance, shared: SharedAns
       }
       listed = { ids, count: keep.count };
     }
-    const body = plain;
+    const body = typeof payload === "string" ? Buffer.from(payload) : payload;
     const answer: CachedPage = {
       ...(listed ? { listed } : {}),
       version: keep.version,

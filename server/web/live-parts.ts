@@ -16,7 +16,8 @@ const LIVE_ISLANDS_BYTES = 16 * 1024 * 1024;
 export class LiveTexts {
   private readonly entries = new KeptEntries<PartText & { version: string }>({
     maxBytes: LIVE_TEXTS_BYTES,
-    sizeOf: (key, entry) => key.length + entry.text.length + entry.script.length,
+    // Two bytes a character, as for the islands below.
+    sizeOf: (key, entry) => 2 * (key.length + entry.text.length + entry.script.length),
   });
   private readonly making = new Map<string, Promise<PartText & { version: string }>>();
 

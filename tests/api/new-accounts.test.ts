@@ -93,6 +93,32 @@ describe("a new account's first day", () => {
     expect(await countOf("posts", fresh)).toBe(7);
   });
 
+  it("counts a scheduled post once: publishing it now is allowed, scheduling past the limit is not", async () => {
+    const fresh = await buildUser(server, api);
+    const later = new Date(Date.now() + 2 * HOUR_MS).toISOString();
+    await addPost(api, fresh, { category });
+    await addPost(api, fresh, { category });
+    const scheduled = await addPost(api, fresh, {
+      category,
+      status: "scheduled",
+      publishAt: later,
+    });
+    // Its own count is not held against it when it goes out at once.
+    const now = await api.put(
+      `/api/posts/${scheduled._id}`,
+      { status: "published" },
+      { token: fresh.token },
+    );
+    expect(now.status, now.text).toBe(200);
+    const draft = await addPost(api, fresh, { category, status: "draft" });
+    const refused = await api.put(
+      `/api/posts/${draft._id}`,
+      { status: "scheduled", publishAt: later },
+      { token: fresh.token },
+    );
+    expectBrake(refused, /^New accounts may publish 3 posts an hour/);
+  });
+
   it("does not hold back an account older than a day, nor an admin", async () => {
     const post = await addPost(api, admin, { category });
     const settled = await buildUser(server, api);

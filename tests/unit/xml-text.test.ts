@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { xmlText } from "../../server/web/xml-text.js";
+import { cdata, xmlText } from "../../server/web/xml-text.js";
 import { parseXml } from "../support/xml.js";
 
 describe("xmlText", () => {
@@ -21,5 +21,13 @@ describe("xmlText", () => {
       "&#60;a href=&#34;x&#34;&#62;&#38;&#39;&#60;/a&#62;",
     );
     expect(xmlText("\uD83D\uDE00 \uD83D")).toBe("😀 ");
+  });
+});
+
+describe("cdata", () => {
+  it("reads back as the text it holds, a CDATA end inside it included", () => {
+    for (const text of ["a]]>b", "]]>", "<p>x</p>]]>]]>", "plain"]) {
+      expect(parseXml(`<t>${cdata(text)}</t>`).text).toBe(text);
+    }
   });
 });

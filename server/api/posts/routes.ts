@@ -61,6 +61,7 @@ export function postRoutes(
     void reply.type("application/json; charset=utf-8");
     if (
       answer.comments.json.length >= GZIP_PIECES_MIN_BYTES &&
+      request.headers["x-no-compression"] === undefined &&
       acceptsGzip(request.headers["accept-encoding"])
     ) {
       varyOnEncoding(reply);
