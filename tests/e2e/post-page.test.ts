@@ -260,11 +260,14 @@ describe("a post written in Markdown", () => {
     await page.goto("/posts");
     const card = page.getByRole("article").filter({ hasText: "Bread in Markdown" });
     await shows(card.getByText("1 min read"));
-    await shows(card.getByText(/^Ingredients What you need, and what you have: Flour Starter/));
+    // Blocks apart (issue 50): a heading and each list item end with a full stop.
+    await shows(
+      card.getByText(/^Ingredients\. What you need, and what you have: Flour\. Starter\./),
+    );
     expect(await card.getByText("##").count()).toBe(0);
     await page.goto(markdownPath);
     const description = await page.locator('meta[name="description"]').getAttribute("content");
-    expect(description).toMatch(/^Ingredients What you need/);
+    expect(description).toMatch(/^Ingredients\. What you need/);
     expect(await page.locator('meta[property="og:description"]').getAttribute("content")).toBe(
       description,
     );
