@@ -64,7 +64,8 @@ type Encoding = "br" | "gzip";
  * `x-gzip` stand for gzip; a first parameter other than q counts as q=0.
  */
 function acceptedEncodings(acceptEncoding: string) {
-  const accepted: [Encoding, number][] = [];
+  /** Each encoding, its q, and whether it was named (not `*`). */
+  const accepted: [Encoding, number, boolean][] = [];
   for (const part of acceptEncoding.toLowerCase().split(",")) {
     const [token = "", ...params] = part.split(";");
     const name = token.trim();
@@ -74,7 +75,7 @@ function acceptedEncodings(acceptEncoding: string) {
       params.length === 0
         ? 1
         : Number.parseFloat(/^\s*q\s*=\s*([\d.]*)/.exec(params[0] ?? "")?.[1] ?? "") || 0;
-    accepted.push([encoding, q]);
+    accepted.push([encoding, q, name !== "*"]);
   }
   return accepted;
 }
@@ -96,10 +97,15 @@ export function negotiatedEncoding(acceptEncoding: string | undefined): Encoding
   return best;
 }
 
-/** Whether a client takes gzip (at any q above 0): an answer kept as gzip pieces is sent so. */
+/**
+ * Whether a client takes gzip (at any q above 0; gzip named outranks `*`, RFC 9110 12.5.3): an
+ * answer kept as gzip pieces is sent so.
+ */
 export function acceptsGzip(acceptEncoding: string | undefined) {
   if (acceptEncoding === undefined) return false;
-  return acceptedEncodings(acceptEncoding).some(([encoding, q]) => encoding === "gzip" && q > 0);
+  const gzip = acceptedEncodings(acceptEncoding).filter(([encoding]) => encoding === "gzip");
+  const named = gzip.filter(([, , isNamed]) => isNamed);
+  return (named.length > 0 ? named : gzip).some(([, q]) => q > 0);
 }
 
 /** Adds Accept-Encoding to Vary as @fastify/compress does. */

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { negotiatedEncoding } from "../../server/plugins/compression.js";
+import { acceptsGzip, negotiatedEncoding } from "../../server/plugins/compression.js";
 import { signInAdmin } from "../support/factories.js";
 import { client, rawGet, rawRequest } from "../support/http.js";
 import { addCategory, addComment, addPost } from "../support/post-fixtures.js";
@@ -122,7 +122,7 @@ describe("a like's answer on a post with many comments (decision 029)", () => {
     };
     expect(json.comments).toHaveLength(12);
     expect(plain.body.length).toBeGreaterThan(16_384);
-    // Each like moves the count; the comments' compressed piece is the one kept, the post's fresh.
+    // Each like moves the count, and the joined answer is still the post's JSON exactly.
     for (const [accept, likes] of [
       ["br, gzip", 0],
       ["gzip", 1],
@@ -163,5 +163,17 @@ describe("negotiatedEncoding", () => {
     expect(negotiatedEncoding("deflate, identity")).toBeUndefined();
     expect(negotiatedEncoding("br;level=3, gzip;q=0.1")).toBe("gzip");
     expect(negotiatedEncoding("br; q = 0.4, gzip;q=0.3")).toBe("br");
+  });
+});
+
+describe("acceptsGzip", () => {
+  it("takes gzip named at any q above 0, or `*` when gzip is not named", () => {
+    expect(acceptsGzip(undefined)).toBe(false);
+    expect(acceptsGzip("br")).toBe(false);
+    expect(acceptsGzip("br, gzip")).toBe(true);
+    expect(acceptsGzip("x-gzip;q=0.1")).toBe(true);
+    expect(acceptsGzip("*")).toBe(true);
+    expect(acceptsGzip("gzip;q=0, *")).toBe(false);
+    expect(acceptsGzip("br, *;q=0")).toBe(false);
   });
 });

@@ -48,7 +48,7 @@ export function postRoutes(
 ) {
   const { answers } = options;
   /**
-   * A post's JSON as `GET /api/posts:id` answers it, from kept pieces (decision 029); with many
+   * A post's JSON as `GET /api/posts/:id` answers it, from kept pieces (decision 029); with many
    * comments, gzipped from their kept compressed piece when the client takes gzip.
    */
   const sendPost = async (
