@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EMAIL_PATTERN, USERNAME_PATTERN, messages as authMessages } from "./auth.js";
+import { PageQuerySchema } from "./content.js";
 import {
   BIO_MAX,
   EMAIL_MAX,
@@ -109,3 +110,28 @@ export const profileUpdateSchema = (currentUsername?: string) =>
 
 export const ProfileUpdateSchema = profileUpdateSchema();
 export type ProfileUpdateInput = z.infer<typeof ProfileUpdateSchema>;
+
+/** Rows a page of the admin's user list holds (`GET /api/users/profile?pageNumber=n`, the table). */
+export const USERS_PAGE_SIZE = 20;
+
+export const userListMessages = {
+  searchTooLong: `q must be at most ${EMAIL_MAX} characters long`,
+  searchInvalid: "q must be text",
+} as const;
+
+/** `?q=`: accounts whose username or e-mail contains the text (any case); all when empty. */
+export const UserSearchSchema = z.object({
+  q: z
+    .string({ error: userListMessages.searchInvalid })
+    .trim()
+    .max(EMAIL_MAX, userListMessages.searchTooLong)
+    .optional()
+    .describe("Only accounts whose username or e-mail contains this text (any case)"),
+});
+
+/** `GET /api/users/profile?q=&pageNumber=n`: every matching account when pageNumber is left out. */
+export const UserListQuerySchema = UserSearchSchema.extend({
+  pageNumber: PageQuerySchema.shape.pageNumber.describe(
+    `A page of ${String(USERS_PAGE_SIZE)}, newest first; every account when left out`,
+  ),
+});

@@ -13,6 +13,7 @@ import type { CoreDeps } from "../deps.js";
 import { csvLine } from "../shared/csv.js";
 import { notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
+import { likeContaining } from "../shared/like-pattern.js";
 import { rowWindow } from "../shared/row-window.js";
 import { validate } from "../shared/validate.js";
 import type { Actor } from "../users/policies.js";
@@ -29,9 +30,6 @@ export const scopeOfOwner = (actor: Actor) => (actor.isAdmin ? undefined : actor
 
 type Filter = z.output<typeof SubscribersFilterSchema>;
 
-/** `text` as a LIKE pattern that matches it anywhere, its own % _ and \ taken literally. */
-const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** The owner's subscriptions that match the filter (addresses are stored lowercased). */
 function reachable(db: Kysely<Database>, actor: Actor, filter: Filter) {
   let query = db.selectFrom("subscriptions");
@@ -41,10 +39,7 @@ function reachable(db: Kysely<Database>, actor: Actor, filter: Filter) {
     query = query.where("subscriptions.status", "=", filter.status);
   }
   if (filter.q) {
-    const pattern = containing(filter.q.toLowerCase());
-    query = query.where(
-      sql<boolean>`${sql.ref("subscriptions.email")} LIKE ${pattern} ESCAPE '\\'`,
-    );
+    query = query.where(likeContaining(sql.ref("subscriptions.email"), filter.q.toLowerCase()));
   }
   return query;
 }

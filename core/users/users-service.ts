@@ -1,7 +1,13 @@
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { integrationMessages } from "../../contract/integrations.js";
 import { PROFILE_PHOTO_MAX_BYTES } from "../../contract/limits.js";
-import { profileMessages, profileUpdateSchema } from "../../contract/users.js";
+import {
+  profileMessages,
+  profileUpdateSchema,
+  UserListQuerySchema,
+  USERS_PAGE_SIZE,
+  UserSearchSchema,
+} from "../../contract/users.js";
 import { compiledOnce } from "../../db/compiled-once.js";
 import type { Database, UsersTable } from "../../db/schema.js";
 import { countLoginAttempt } from "../auth/login-attempts.js";
@@ -26,7 +32,8 @@ import { changingContent } from "../shared/content-changes.js";
 import { recordEvent } from "../events/events.js";
 import { conflict, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId } from "../shared/ids.js";
-import type { RowWindow } from "../shared/row-window.js";
+import { likeContaining } from "../shared/like-pattern.js";
+import { rowWindow } from "../shared/row-window.js";
 import { validate } from "../shared/validate.js";
 import { assertAdmin, canDeleteUser, canEditProfile, canSeeEmail, type Actor } from "./policies.js";
 import { listPosts } from "../posts/posts-service.js";
@@ -59,23 +66,44 @@ export async function requireUser(deps: CoreDeps, id: string) {
   return user;
 }
 
-/** Every user, newest first; or one page of them (the dashboard's table). */
-export async function listUsers(deps: CoreDeps, actor: Actor, page?: RowWindow) {
+/** The accounts whose username or e-mail contains `q` (any case): every one when it is empty. */
+function usersMatching(db: Kysely<Database>, q: string | undefined) {
+  const query = db.selectFrom("users");
+  if (!q) return query;
+  const text = q.toLowerCase();
+  return query.where((eb) =>
+    eb.or([
+      likeContaining(sql<string>`lower(${sql.ref("users.username")})`, text),
+      // The e-mail's key is the address lowercased.
+      likeContaining(sql.ref("users.email_key"), text),
+    ]),
+  );
+}
+
+/**
+ * The admin's user list, newest first: every account, or those `?q=` finds, and with
+ * `?pageNumber=n` one page of USERS_PAGE_SIZE (the dashboard's table).
+ */
+export async function listUsers(deps: CoreDeps, actor: Actor, query: unknown = {}) {
   assertAdmin(actor);
-  let query = deps.db
-    .selectFrom("users")
+  const { q, pageNumber } = validate(UserListQuerySchema, query);
+  let rows = usersMatching(deps.db, q)
     .selectAll()
     .orderBy("created_at", "desc")
     .orderBy("id", "desc");
-  if (page) query = query.limit(page.limit).offset(page.offset);
-  const users = await query.execute();
+  if (pageNumber !== undefined) {
+    const { limit, offset } = rowWindow(pageNumber, USERS_PAGE_SIZE);
+    rows = rows.limit(limit).offset(offset);
+  }
+  const users = await rows.execute();
   return users.map((user) => presentUserForAdmin(deps, user));
 }
 
-export async function countUsers(deps: CoreDeps, actor: Actor) {
+/** How many accounts there are, or how many `?q=` finds. */
+export async function countUsers(deps: CoreDeps, actor: Actor, query: unknown = {}) {
   assertAdmin(actor);
-  const row = await deps.db
-    .selectFrom("users")
+  const { q } = validate(UserSearchSchema, query);
+  const row = await usersMatching(deps.db, q)
     .select((eb) => eb.fn.countAll<number | string>().as("count"))
     .executeTakeFirstOrThrow();
   return { userCount: Number(row.count) };

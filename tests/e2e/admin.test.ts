@@ -1,7 +1,13 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addComment, addPost } from "../support/post-fixtures.js";
-import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  openBrowserSite,
+  rowActions,
+  shows,
+} from "./browser.js";
 
 const {
   api,
@@ -95,6 +101,8 @@ describe("the admin dashboard", () => {
     await page.goto("/admin-dashboard/users-table");
     await expectAccessible(page);
     await shows(page.getByRole("row").filter({ hasText: writer.email }));
+    // A user's Delete waits in the row's "Actions" menu (issue 50).
+    await rowActions(page.getByRole("row").filter({ hasText: writer.email }));
     await deleteRow(page, writer.email, "Delete User", "user");
     await shows(page.getByRole("status").getByText("User has been deleted"));
 

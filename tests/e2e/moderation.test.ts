@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { buildUser, type TestUser } from "../support/factories.js";
 import { postForm } from "../support/form-post.js";
 import { addComment, addPost } from "../support/post-fixtures.js";
-import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  openBrowserSite,
+  rowActions,
+  shows,
+} from "./browser.js";
 import { withinScreen } from "./measure.js";
 
 /** Conversations and moderation (DESIGN.md 9), as members and an admin go through them. */
@@ -93,7 +99,9 @@ describe("suspension", () => {
     await adminSite.page.goto("/admin-dashboard/users-table");
     const row = adminSite.page.getByRole("row").filter({ hasText: "troll" });
     await shows(row);
-    // Each name, address and control inside the screen, on one line (not a letter a line).
+    // Each name, address and control inside the screen, on one line (not a letter a line); the
+    // row's controls wait in its "Actions" menu (issue 50).
+    await rowActions(row);
     const measured = await withinScreen(
       row.locator("td :is(a, button, summary):visible, td .table-user, td:nth-child(3)"),
       60,
@@ -107,6 +115,7 @@ describe("suspension", () => {
     await expectAccessible(adminSite.page);
     await row.getByRole("button", { name: "Suspend troll" }).click();
     await shows(adminSite.page.getByText("User has been suspended"));
+    await rowActions(row);
     await shows(row.getByRole("button", { name: "Restore" }));
     await shows(row.getByText("Suspended", { exact: true }));
     await expectAccessible(adminSite.page);

@@ -11,11 +11,16 @@ export function tablePage(request: Request) {
 }
 
 /** What the table shows under itself: which page of how many, and where its pages live. */
-export const pagingOf = (page: number, total: number, path: string) => ({
+export const pagingOf = (
+  page: number,
+  total: number,
+  path: string,
+  pageSize = ADMIN_ROWS_PER_PAGE,
+) => ({
   page,
-  pages: Math.ceil(total / ADMIN_ROWS_PER_PAGE),
+  pages: Math.ceil(total / pageSize),
   path,
-  first: (page - 1) * ADMIN_ROWS_PER_PAGE + 1,
+  first: (page - 1) * pageSize + 1,
 });
 
 export type TablePaging = ReturnType<typeof pagingOf>;

@@ -12,15 +12,20 @@ export function AdminTable<Row>(props: {
   cells: (row: Row) => ReactNode[];
   actions: (row: Row) => ReactNode;
   paging?: TablePaging;
+  /** Between the title and the rows: a search form. */
+  above?: ReactNode;
+  /** A class of the table's frame, for a table's own layout. */
+  className?: string;
 }) {
   const first = props.paging?.first ?? 1;
   return (
     <>
       <h1 className="page-title">{props.title}</h1>
+      {props.above}
       {props.rows.length === 0 ? (
         <p className="empty">{props.empty}</p>
       ) : (
-        <div className="table-scroll">
+        <div className={props.className ? `table-scroll ${props.className}` : "table-scroll"}>
           <table className="admin-table">
             <thead>
               <tr>
