@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import { integrationMessages, TOKEN_NAME_MAX } from "../../contract/integrations.js";
 import {
@@ -17,10 +18,11 @@ import { attempt, fail, formFields, limited } from "../features/forms/action.ser
 import { Field } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import type { ActionResult } from "../features/forms/form-state.js";
-import { RowAction } from "../features/forms/row-action.js";
 import { OwnSubscriptions } from "../features/newsletter/own-subscriptions.js";
+import { NewSecret } from "../features/settings/new-secret.js";
 import settingsStyles from "../features/settings/settings.css?url";
 import { pageMeta } from "../meta.js";
+import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { useToastOn } from "../ui/toasts.js";
 import { UseStamps } from "../ui/use-stamps.js";
 import type { Route } from "./+types/settings";
@@ -102,6 +104,13 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   const newsletterResult = result?.intent?.startsWith("newsletter") ? result : undefined;
   const { subscriptions, site } = loaderData;
   const tokenErrors = tokenResult && !tokenResult.ok ? (tokenResult.errors ?? {}) : {};
+  const madeToken = tokenResult?.ok ? tokenResult.token : undefined;
+  // The form keeps what was typed across the answer; once the token is made it starts afresh
+  // (without JavaScript the answer is a new page, empty already).
+  const tokenForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (madeToken) tokenForm.current?.reset();
+  }, [madeToken]);
   return (
     <section className="form-page security-page">
       <h1>Settings</h1>
@@ -150,13 +159,8 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           security settings. See <a href="/api/docs">the API reference</a>.
         </p>
         {tokenResult ? <FormAlert result={tokenResult} /> : null}
-        {tokenResult?.ok && tokenResult.token ? (
-          <div className="new-secret" role="status">
-            <p>
-              <strong>Copy your new token now.</strong> It is shown only this once.
-            </p>
-            <code className="totp-secret">{tokenResult.token}</code>
-          </div>
+        {madeToken ? (
+          <NewSecret title="Copy your new token now." value={madeToken} copyName="Copy the token" />
         ) : null}
         {loaderData.tokens.length > 0 ? (
           <ul className="security-list">
@@ -171,13 +175,14 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
                     lastUsedAt={token.lastUsedAt}
                   />
                 </div>
-                <RowAction
-                  intent="token-revoke"
-                  id={token._id}
+                <ConfirmDelete
+                  what="token"
                   label="Revoke"
                   name={`Revoke token ${token.name}`}
-                  danger
-                  busy={busy}
+                  fields={{ intent: "token-revoke", id: token._id }}
+                  className="button button-small button-danger"
+                  warning={`Scripts using “${token.name}” stop working at once, and a revoked token cannot be restored.`}
+                  confirm="Revoke"
                 />
               </li>
             ))}
@@ -185,7 +190,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         ) : (
           <p>No tokens yet.</p>
         )}
-        <Form method="post" className="form">
+        <Form method="post" className="form" ref={tokenForm}>
           <input type="hidden" name="intent" value="token-create" />
           <Field
             label="Token name"

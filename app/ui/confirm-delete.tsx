@@ -3,7 +3,8 @@ import { Form } from "react-router";
 
 /**
  * A delete button that asks first (SPEC.md 6: 'Are you sure?', 'Once deleted, you will not be able
- * to recover this …!'). It is a real form: without JavaScript it submits directly.
+ * to recover this …!'). It is a real form: without JavaScript it submits directly. Other actions
+ * that cannot be undone (revoking a token) ask the same way, in their own words.
  */
 export function ConfirmDelete(props: {
   /** user, post, category or comment: the word SPEC.md's dialog uses. */
@@ -14,6 +15,12 @@ export function ConfirmDelete(props: {
   className?: string;
   /** Shown instead of the label, which then names the button for screen readers. */
   icon?: ReactNode;
+  /** The button's accessible name, where the label alone does not name its row. */
+  name?: string;
+  /** Said instead of SPEC.md's 'Once deleted…', for an action that is not a delete. */
+  warning?: string;
+  /** The confirming button's label: SPEC.md's 'OK' unless said. */
+  confirm?: string;
 }) {
   const form = useRef<HTMLFormElement>(null);
   const titleId = useId();
@@ -36,7 +43,7 @@ export function ConfirmDelete(props: {
       <button
         type="submit"
         className={props.className ?? "button button-danger"}
-        aria-label={props.icon ? props.label : undefined}
+        aria-label={props.name ?? (props.icon ? props.label : undefined)}
         onClick={(event) => {
           event.preventDefault();
           setAsking(true);
@@ -47,7 +54,9 @@ export function ConfirmDelete(props: {
       {asking && (
         <dialog ref={dialog} className="dialog" aria-labelledby={titleId} onClose={close}>
           <h2 id={titleId}>Are you sure?</h2>
-          <p>Once deleted, you will not be able to recover this {props.what}!</p>
+          <p>
+            {props.warning ?? `Once deleted, you will not be able to recover this ${props.what}!`}
+          </p>
           <div className="dialog-actions">
             <button type="button" className="button button-ghost" onClick={close}>
               Cancel
@@ -60,7 +69,7 @@ export function ConfirmDelete(props: {
                 form.current?.requestSubmit();
               }}
             >
-              OK
+              {props.confirm ?? "OK"}
             </button>
           </div>
         </dialog>

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form, useActionData, useNavigation } from "react-router";
 import {
   integrationMessages,
@@ -18,8 +19,10 @@ import { Field } from "../../features/forms/field.js";
 import { FormAlert } from "../../features/forms/form-alert.js";
 import type { ActionResult } from "../../features/forms/form-state.js";
 import { RowAction } from "../../features/forms/row-action.js";
+import { NewSecret } from "../../features/settings/new-secret.js";
 import settingsStyles from "../../features/settings/settings.css?url";
 import { pageMeta } from "../../meta.js";
+import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { dateTime } from "../../ui/format.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/webhooks";
@@ -96,6 +99,12 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   useToastOn(result);
   const errors = result && !result.ok ? (result.errors ?? {}) : {};
+  const madeSecret = result?.ok ? result.secret : undefined;
+  // Once the webhook is made its form starts afresh, as the token form does.
+  const addForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (madeSecret) addForm.current?.reset();
+  }, [madeSecret]);
   return (
     <div className="security-page">
       <h1 className="page-title">Webhooks</h1>
@@ -106,13 +115,12 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
         describes the events.
       </p>
       <FormAlert result={result} />
-      {result?.ok && result.secret ? (
-        <div className="new-secret" role="status">
-          <p>
-            <strong>Copy the signing secret now.</strong> It is shown only this once.
-          </p>
-          <code className="totp-secret">{result.secret}</code>
-        </div>
+      {madeSecret ? (
+        <NewSecret
+          title="Copy the signing secret now."
+          value={madeSecret}
+          copyName="Copy the signing secret"
+        />
       ) : null}
 
       {loaderData.webhooks.length === 0 ? <p className="empty">No webhooks yet.</p> : null}
@@ -131,56 +139,19 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
               name={`Send a test event to ${webhook.url}`}
               busy={busy}
             />
-            <RowAction
-              intent="webhook-remove"
-              id={webhook._id}
+            <ConfirmDelete
+              what="webhook"
               label="Remove"
               name={`Remove webhook ${webhook.url}`}
-              danger
-              busy={busy}
+              fields={{ intent: "webhook-remove", id: webhook._id }}
+              className="button button-small button-danger"
             />
           </div>
-          {webhook.deliveries.length === 0 ? (
-            <p>No deliveries yet.</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="admin-table">
-                <caption>Recent deliveries</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Event</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Answer</th>
-                    <th scope="col">Tries</th>
-                    <th scope="col">Last try</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {webhook.deliveries.map((delivery) => (
-                    <tr key={delivery._id}>
-                      <td data-label="Event">{delivery.event}</td>
-                      <td data-label="Status">{STATUS_LABEL[delivery.status]}</td>
-                      <td data-label="Answer">{delivery.responseStatus ?? "none"}</td>
-                      <td data-label="Tries">{delivery.attempts}</td>
-                      <td data-label="Last try">
-                        {delivery.lastAttemptAt ? (
-                          <time dateTime={delivery.lastAttemptAt}>
-                            {dateTime(delivery.lastAttemptAt)}
-                          </time>
-                        ) : (
-                          "not yet"
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <Deliveries deliveries={webhook.deliveries} />
         </section>
       ))}
 
-      <Form method="post" className="card form" aria-labelledby="webhook-add-title">
+      <Form method="post" className="card form" aria-labelledby="webhook-add-title" ref={addForm}>
         <h2 id="webhook-add-title">Add a webhook</h2>
         <input type="hidden" name="intent" value="webhook-create" />
         <Field
@@ -208,6 +179,47 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
           Add webhook
         </button>
       </Form>
+    </div>
+  );
+}
+
+type Delivery = Route.ComponentProps["loaderData"]["webhooks"][number]["deliveries"][number];
+
+/** A webhook's latest deliveries and what each got back. */
+function Deliveries({ deliveries }: { deliveries: Delivery[] }) {
+  return deliveries.length === 0 ? (
+    <p>No deliveries yet.</p>
+  ) : (
+    <div className="table-scroll">
+      <table className="admin-table">
+        <caption>Recent deliveries</caption>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Answer</th>
+            <th scope="col">Tries</th>
+            <th scope="col">Last try</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((delivery) => (
+            <tr key={delivery._id}>
+              <td data-label="Event">{delivery.event}</td>
+              <td data-label="Status">{STATUS_LABEL[delivery.status]}</td>
+              <td data-label="Answer">{delivery.responseStatus ?? "none"}</td>
+              <td data-label="Tries">{delivery.attempts}</td>
+              <td data-label="Last try">
+                {delivery.lastAttemptAt ? (
+                  <time dateTime={delivery.lastAttemptAt}>{dateTime(delivery.lastAttemptAt)}</time>
+                ) : (
+                  "not yet"
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
