@@ -26,6 +26,8 @@ export const securityMessages = {
   passkeyTaken: "This passkey is already registered",
   passkeyAdded: "Passkey added",
   passkeyRemoved: "Passkey removed",
+  passkeysNeedDomain:
+    "Passkeys need this site to be reached by its domain name: it is served at an IP address",
   sessionNotFound: "Session not found",
   sessionEnded: "Signed out on that device",
   othersEnded: "Signed out everywhere else",

@@ -5,6 +5,7 @@ import {
   removePasskey,
   verifyPasskeyRegistration,
 } from "../../core/auth/passkeys.js";
+import { servedAtAddress } from "../../core/auth/relying-party.js";
 import {
   disableTwoFactor,
   enableTwoFactor,
@@ -27,13 +28,13 @@ import { FormAlert } from "../features/forms/form-alert.js";
 import { RowAction } from "../features/forms/row-action.js";
 import type { ActionResult } from "../features/forms/form-state.js";
 import { passkeyAnswer } from "../features/security/passkey-answer.server.js";
-import { AddPasskey } from "../features/security/passkey-buttons.js";
+import { PasskeysCard } from "../features/security/passkeys-card.js";
 import { qrCodeImage } from "../features/security/qr-code.server.js";
 import settingsStyles from "../features/settings/settings.css?url";
 import { pageMeta } from "../meta.js";
+import { CopyButton } from "../ui/copy-button.js";
 import { dateTime } from "../ui/format.js";
 import { useToastOn } from "../ui/toasts.js";
-import { UseStamps } from "../ui/use-stamps.js";
 import type { Route } from "./+types/security";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: settingsStyles }];
@@ -58,6 +59,8 @@ export async function loader({ context }: Route.LoaderArgs) {
         : undefined,
     recoveryLeft,
     passkeys,
+    // Where passkeys cannot work (a site served at an IP address), the note that says why.
+    passkeyBlockedAt: servedAtAddress(context.site.publicUrl),
     sessions,
     // Past it, removing a passkey asks for the password (a session alone does not prove the owner).
     signedInRecently: signedInRecently(deps.clock(), viewer),
@@ -240,54 +243,13 @@ export default function Security({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
-      <section className="card form" aria-labelledby="passkeys-title">
-        <h2 id="passkeys-title">Passkeys</h2>
-        {result?.intent?.startsWith("passkey") ? <FormAlert result={result} /> : null}
-        <p>
-          A passkey signs you in with your device&apos;s screen lock or a security key, with no
-          password to type or steal.
-        </p>
-        {passkeys.length > 0 ? (
-          <ul className="security-list">
-            {passkeys.map((passkey) => (
-              <li key={passkey._id}>
-                <div>
-                  <strong>{passkey.name}</strong>
-                  <UseStamps
-                    made="Added"
-                    madeAt={passkey.createdAt}
-                    lastUsedAt={passkey.lastUsedAt}
-                  />
-                </div>
-                {loaderData.signedInRecently ? (
-                  <RowAction
-                    intent="passkey-remove"
-                    id={passkey._id}
-                    label="Remove"
-                    name={`Remove passkey ${passkey.name}`}
-                    danger
-                    busy={busy}
-                  />
-                ) : (
-                  <RemoveWithPassword
-                    id={passkey._id}
-                    name={passkey.name}
-                    error={
-                      result?.id === passkey._id
-                        ? errorsOf(result, "passkey-remove").currentPassword
-                        : undefined
-                    }
-                    busy={busy}
-                  />
-                )}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p>No passkeys yet.</p>
-        )}
-        <AddPasskey />
-      </section>
+      <PasskeysCard
+        passkeys={passkeys}
+        signedInRecently={loaderData.signedInRecently}
+        blockedAt={loaderData.passkeyBlockedAt}
+        result={result}
+        busy={busy}
+      />
 
       <section className="card form" aria-labelledby="sessions-title">
         <h2 id="sessions-title">Signed-in devices</h2>
@@ -339,7 +301,8 @@ function RecoveryCodes({ codes, site }: { codes: string[]; site: string }) {
       <h3>Save your recovery codes</h3>
       <p>
         If you lose your phone, each of these signs you in once instead of a code. They are shown
-        only now: download them or write them down, and keep them somewhere safe.
+        only now: copy them to a password manager, download them or write them down, and keep them
+        somewhere safe.
       </p>
       <ul>
         {codes.map((code) => (
@@ -348,47 +311,16 @@ function RecoveryCodes({ codes, site }: { codes: string[]; site: string }) {
           </li>
         ))}
       </ul>
-      <a
-        className="button button-small"
-        href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
-        download="recovery-codes.txt"
-      >
-        Download the codes
-      </a>
+      <div className="row-actions">
+        <a
+          className="button button-small"
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+          download="recovery-codes.txt"
+        >
+          Download the codes
+        </a>
+        <CopyButton text={codes.join("\n")} label="Copy the codes" />
+      </div>
     </div>
-  );
-}
-
-/**
- * A passkey's Remove once the sign-in is over 15 minutes old: the current password first, behind
- * a disclosure so the list stays a list (no script needed).
- */
-function RemoveWithPassword(props: {
-  id: string;
-  name: string;
-  error: string | undefined;
-  busy: boolean;
-}) {
-  return (
-    <details className="row-confirm" open={props.error !== undefined}>
-      <summary className="button button-small button-danger">
-        Remove<span className="visually-hidden"> passkey {props.name}</span>
-      </summary>
-      <Form method="post" className="form">
-        <input type="hidden" name="intent" value="passkey-remove" />
-        <input type="hidden" name="id" value={props.id} />
-        <Field
-          label="Current password"
-          name="currentPassword"
-          id={`field-remove-${props.id}`}
-          type="password"
-          autoComplete="current-password"
-          error={props.error}
-        />
-        <button type="submit" className="button button-danger" disabled={props.busy}>
-          Confirm removal<span className="visually-hidden"> of {props.name}</span>
-        </button>
-      </Form>
-    </details>
   );
 }

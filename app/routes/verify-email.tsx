@@ -32,7 +32,10 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     !viewer &&
     proof !== undefined &&
     (await isSignupProof(context.deps.db, params.userId, proof, context.deps.clock()));
-  const token = proven ? await sessionAfterVerifying(context.deps, params.userId) : undefined;
+  const userAgent = request.headers.get("user-agent") ?? undefined;
+  const token = proven
+    ? await sessionAfterVerifying(context.deps, params.userId, userAgent)
+    : undefined;
   if (token) {
     // On to a page of its own: this one's header was made before the session existed.
     const headers = new Headers();

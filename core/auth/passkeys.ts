@@ -28,6 +28,7 @@ import {
   lockAccount,
   notifySecurityChange,
 } from "./second-factor.js";
+import { servedAtAddress } from "./relying-party.js";
 import { markSecondFactor, type ChangingSession } from "./sessions.js";
 
 // Passkeys (WebAuthn) through @simplewebauthn/server (decision 024). The relying party is
@@ -36,7 +37,14 @@ import { markSecondFactor, type ChangingSession } from "./sessions.js";
 /** How long a browser has to answer the options it was given. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 
+/**
+ * This site as WebAuthn's relying party. A site served at an IP address has none (WebAuthn takes
+ * a domain name alone): every passkey call there is a 400 that says so (decision 031).
+ */
 const relyingParty = (deps: Pick<CoreDeps, "site">) => {
+  if (servedAtAddress(deps.site.publicUrl) !== undefined) {
+    throw invalid(securityMessages.passkeysNeedDomain);
+  }
   const url = new URL(deps.site.publicUrl);
   return { id: url.hostname, origin: url.origin, name: deps.site.title };
 };
@@ -148,10 +156,10 @@ export async function passkeyRegistrationOptions(
   body: unknown,
   session: ChangingSession,
 ) {
+  const rp = relyingParty(deps);
   const { name } = validate(PasskeyOptionsSchema, body ?? {});
   assertRecentSignIn(deps, session);
   await assertMayAddFactor(deps.db, user.id, session);
-  const rp = relyingParty(deps);
   const existing = await deps.db
     .selectFrom("passkeys")
     .select(["credential_id", "transports"])
@@ -189,10 +197,10 @@ export async function verifyPasskeyRegistration(
   body: unknown,
   session: ChangingSession,
 ) {
+  const rp = relyingParty(deps);
   const { challengeId, ...response } = validate(PasskeyResponseSchema, body);
   const challenge = await takeChallenge(deps, "register", challengeId, response.response);
   if (!challenge || challenge.user_id !== user.id) throw passkeyInvalid();
-  const rp = relyingParty(deps);
   // The library's refusals (a wrong origin, a bad signature...) are one 400 for the client.
   const verified = await verifyRegistrationResponse({
     response: response as unknown as RegistrationResponseJSON,
@@ -267,6 +275,7 @@ export async function passkeyLoginOptions(deps: CoreDeps) {
  * that account's sign-in attempts like a password; the caller opens the session.
  */
 export async function verifyPasskeyLogin(deps: CoreDeps, body: unknown) {
+  const rp = relyingParty(deps);
   const { challengeId, ...response } = validate(PasskeyResponseSchema, body);
   const challenge = await takeChallenge(deps, "login", challengeId, response.response);
   if (!challenge) throw passkeyInvalid();
@@ -287,7 +296,6 @@ export async function verifyPasskeyLogin(deps: CoreDeps, body: unknown) {
   ) {
     throw passkeyInvalid();
   }
-  const rp = relyingParty(deps);
   // The library's refusals (a wrong origin, a bad signature...) are one 400 for the client.
   const verified = await verifyAuthenticationResponse({
     response: response as unknown as AuthenticationResponseJSON,

@@ -5,6 +5,7 @@ import { addMs, DAY_MS, iso } from "../shared/clock.js";
 import { newId } from "../shared/ids.js";
 import { notFound } from "../shared/errors.js";
 import { securityMessages } from "../../contract/account-security.js";
+import { deviceOf, UNKNOWN_DEVICE } from "./device-names.js";
 import { hashToken, randomToken } from "./tokens.js";
 
 export const SESSION_TTL_MS = 30 * DAY_MS;
@@ -45,8 +46,8 @@ export interface SessionUser {
 }
 
 /**
- * A new session; `userAgent` only names the device in the sessions list ("Firefox on Linux"), and
- * `secondFactor` says it was opened with more than a password.
+ * A new session; `userAgent` only names the device in the sessions list ("Firefox on Linux"; the
+ * agent itself is not kept), and `secondFactor` says it was opened with more than a password.
  */
 export async function createSession(
   db: Kysely<Database>,
@@ -65,42 +66,11 @@ export async function createSession(
       created_at: iso(now),
       expires_at: iso(addMs(now, SESSION_TTL_MS)),
       last_seen_at: iso(now),
-      device: userAgent === undefined ? null : deviceOf(userAgent),
+      device: deviceOf(userAgent),
       second_factor: secondFactor ? 1 : 0,
     })
     .execute();
   return token;
-}
-
-const BROWSERS: [RegExp, string][] = [
-  [/\bEdg(?:e|A|iOS)?\//, "Edge"],
-  [/\bOPR\/|\bOpera\b/, "Opera"],
-  [/\bSamsungBrowser\//, "Samsung Internet"],
-  [/\bFirefox\/|\bFxiOS\//, "Firefox"],
-  [/\bChrom(?:e|ium)\/|\bCriOS\//, "Chrome"],
-  [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
-];
-const SYSTEMS: [RegExp, string][] = [
-  [/\bAndroid\b/, "Android"],
-  [/\biPhone|iPad|iPod\b/, "iOS"],
-  [/\bCrOS\b/, "ChromeOS"],
-  [/\bWindows\b/, "Windows"],
-  [/\bMac OS X\b|\bMacintosh\b/, "macOS"],
-  [/\bLinux\b/, "Linux"],
-];
-
-/**
- * "Firefox on Linux": what a person recognises of their devices, read from the user agent with a
- * few patterns (the full parsers carry licences or weight this does not need). Anything else is a
- * program: "curl", or "An API client".
- */
-export function deviceOf(userAgent: string): string {
-  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
-  if (browser ?? system) return browser ?? system ?? "";
-  const program = /^([A-Za-z][\w.-]{0,30})\//.exec(userAgent)?.[1];
-  return program ?? "An API client";
 }
 
 /** Read on every signed-in request. */
@@ -207,7 +177,7 @@ export async function listSessions(
       _id: row.id,
       createdAt: row.created_at,
       lastSeenAt: row.last_seen_at ?? row.created_at,
-      device: row.device ?? "Unknown device",
+      device: row.device ?? UNKNOWN_DEVICE,
       current: row.id === currentSessionId,
     }))
     .sort(

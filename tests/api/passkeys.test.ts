@@ -62,8 +62,9 @@ const clock: Clock = () => new Date(Date.now() + skew);
 let server: TestServer;
 let api: Client;
 
+// Reached as localhost: WebAuthn takes no IP address as its relying party (decision 031).
 beforeAll(async () => {
-  server = await startTestServer({}, { clock });
+  server = await startTestServer({}, { clock }, "localhost");
   api = client(server.url);
 });
 afterAll(() => server.close());
@@ -168,7 +169,7 @@ describe("POST /api/auth/passkeys/register/options", () => {
     const user = await buildUser(server, api);
     const first = await creationOptions(user);
     const second = await creationOptions(user, { name: "Laptop" });
-    expect(first.options.rp.id).toBe("127.0.0.1");
+    expect(first.options.rp.id).toBe("localhost");
     expect(first.options.user.id).toBe(userHandleOf(user.id));
     expect(first.options.user.name).toBe(user.email);
     expect(first.options.user.displayName).toBe(user.username);
@@ -207,7 +208,7 @@ describe("POST /api/auth/passkeys/register/verify", () => {
 
   it.each([
     ["another origin", {}, "https://evil.example"],
-    ["another origin on another port", {}, "http://127.0.0.1:1"],
+    ["another origin on another port", {}, "http://localhost:1"],
     ["another challenge", { challenge: Buffer.from("forged").toString("base64url") }, undefined],
     ["another relying party", { rpId: "evil.example" }, undefined],
     ["a sign-in's type", { type: "webauthn.get" }, undefined],
@@ -429,7 +430,7 @@ describe("POST /api/auth/passkeys/login/options", () => {
   it("answers options for this site without a session, naming no credentials", async () => {
     const first = await requestOptions();
     const second = await requestOptions();
-    expect(first.options.rpId).toBe("127.0.0.1");
+    expect(first.options.rpId).toBe("localhost");
     expect(first.options.challenge).toMatch(/^[A-Za-z0-9_-]{16,}$/);
     expect(first.options.allowCredentials ?? []).toEqual([]);
     expect(first.challengeId).toEqual(expect.any(String));
@@ -451,14 +452,14 @@ describe("POST /api/auth/passkeys/login/verify", () => {
   });
 
   it("refuses a passkey this site does not know with 400", async () => {
-    const stranger = newCredential("127.0.0.1", userHandleOf(user.id));
+    const stranger = newCredential("localhost", userHandleOf(user.id));
     expectRefused(await signIn(stranger), 400, UNKNOWN);
     expectRefused(await signIn(stranger, {}, { withChallengeId: false }), 400, UNKNOWN);
   });
 
   it.each([
     ["another origin", () => ({}), "https://evil.example"],
-    ["another origin on another port", () => ({}), "http://127.0.0.1:1"],
+    ["another origin on another port", () => ({}), "http://localhost:1"],
     ["another relying party", () => ({ rpId: "evil.example" }), undefined],
     ["another challenge", () => ({ challenge: Buffer.from("x").toString("base64url") }), undefined],
     ["a registration's type", () => ({ type: "webauthn.create" }), undefined],
@@ -798,7 +799,7 @@ describe("with RATE_LIMITS=on", () => {
   let limitedApi: Client;
 
   beforeAll(async () => {
-    limited = await startTestServer({ RATE_LIMITS: "on" });
+    limited = await startTestServer({ RATE_LIMITS: "on" }, {}, "localhost");
     limitedApi = client(limited.url);
   });
   afterAll(() => limited.close());
@@ -828,17 +829,14 @@ describe("with RATE_LIMITS=on", () => {
    */
   async function signInFromNewAddress(credential: SoftCredential, overrides = {}) {
     const address = loopbackAddress();
-    const options = await postJsonFrom(
-      limited.url,
-      "/api/auth/passkeys/login/options",
-      {},
-      address,
-    );
+    // Sent to the address the server listens on: a 127.x caller cannot reach an IPv6 localhost.
+    const listening = limited.url.replace("//localhost:", "//127.0.0.1:");
+    const options = await postJsonFrom(listening, "/api/auth/passkeys/login/options", {}, address);
     expect(options.status).toBe(200);
     const { options: request, challengeId } = options.body as unknown as RequestAnswer;
     const response = authenticate(request, limited.url, credential, overrides);
     return postJsonFrom(
-      limited.url,
+      listening,
       "/api/auth/passkeys/login/verify",
       { ...response, challengeId },
       address,
@@ -894,5 +892,45 @@ describe("with RATE_LIMITS=on", () => {
       }
       expect((await signInFromNewAddress(credential)).status).toBe(200);
     }
+  });
+});
+
+describe("on a site served at an IP address (decision 031)", () => {
+  // PUBLIC_URL http://127.0.0.1:port: WebAuthn takes no address as its relying party.
+  let atAddress: TestServer;
+  let addressApi: Client;
+
+  beforeAll(async () => {
+    atAddress = await startTestServer({}, {}, "127.0.0.1");
+    addressApi = client(atAddress.url);
+  });
+  afterAll(() => atAddress.close());
+
+  it("answers every passkey call with 400, saying passkeys need the site's domain name", async () => {
+    const user = await buildUser(atAddress, addressApi);
+    const session = { token: user.token };
+    const challenge = Buffer.from("a challenge of its own").toString("base64url");
+    // What a browser that went ahead anyway would answer.
+    const { response: made, credential } = register(
+      {
+        rp: { id: "127.0.0.1", name: "Blog" },
+        user: { id: userHandleOf(user.id), name: user.email, displayName: user.username },
+        challenge,
+        pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+      },
+      atAddress.url,
+    );
+    const used = authenticate({ challenge, rpId: "127.0.0.1" }, atAddress.url, credential);
+    const replies = [
+      await addressApi.post("/api/auth/passkeys/register/options", {}, session),
+      await addressApi.post("/api/auth/passkeys/register/verify", made, session),
+      await addressApi.post("/api/auth/passkeys/login/options"),
+      await addressApi.post("/api/auth/passkeys/login/verify", used),
+    ];
+    for (const reply of replies) expectRefused(reply, 400, securityMessages.passkeysNeedDomain);
+    // The list still answers (and Remove would): only adding and signing in need the domain.
+    const list = await addressApi.get<PasskeyJSON[]>("/api/auth/passkeys", session);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([]);
   });
 });

@@ -300,6 +300,27 @@ describe("sessions", () => {
     const [current, other] = list.body;
     expect(current).toMatchObject({ current: true, device: "Firefox on Linux" });
     expect(other?.current).toBe(false);
+    // A phone and a program by their names; an agent that names nothing, as such (issue 50).
+    const agents = {
+      "Safari on iPhone":
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1",
+      "Edge on Windows":
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+      curl: "curl/8.5.0",
+      "Unknown device": "",
+    };
+    for (const agent of Object.values(agents)) {
+      const reply = await api.post(
+        "/api/auth/login",
+        { email: user.email, password: user.password },
+        { headers: { "user-agent": agent } },
+      );
+      expect(reply.status, reply.text).toBe(200);
+    }
+    const devices = (
+      await api.get<SessionRow[]>("/api/auth/sessions", { token: signIn.body.token })
+    ).body.map((row) => row.device);
+    expect(devices).toEqual(expect.arrayContaining(["Firefox on Linux", ...Object.keys(agents)]));
     expect(Object.keys(current ?? {}).sort()).toEqual(
       ["_id", "createdAt", "current", "device", "lastSeenAt"].sort(),
     );

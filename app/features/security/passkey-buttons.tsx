@@ -2,20 +2,43 @@ import {
   browserSupportsWebAuthn,
   startAuthentication,
   startRegistration,
+  WebAuthnError,
+  type WebAuthnErrorCode,
 } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
 import { useNavigation, useSubmit } from "react-router";
 import { PASSKEY_NAME_MAX } from "../../../contract/account-security.js";
 import { Field } from "../forms/field.js";
 
-/** The browser's refusal in words; a cancelled prompt is not an error worth a scare. */
+const COULD_NOT = "The passkey could not be used, please try again";
+
+/** The site's own refusal (a JSON message), already written for people. */
+class SiteRefusal extends Error {}
+
+/** What the browser's WebAuthn errors mean to the person at it; the rest is COULD_NOT. */
+const BROWSER_PROBLEMS: Partial<Record<WebAuthnErrorCode, string>> = {
+  // Opened at an IP address (or a name that is not a domain), or at another name than the site's.
+  ERROR_INVALID_DOMAIN: "Passkeys need this site to be reached by its domain name",
+  ERROR_INVALID_RP_ID: "Passkeys work only at this site's own address, the one its links use",
+  ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED: "This device already has a passkey for your account",
+  ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT:
+    "This device or security key cannot check a PIN or a fingerprint, which passkeys here need",
+  ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT:
+    "This security key cannot store a passkey: try your phone or computer instead",
+};
+
+/**
+ * A refusal in words, never the browser's own text (which names APIs and hosts); a cancelled
+ * prompt is not an error worth a scare.
+ */
 function problemOf(error: unknown) {
+  if (error instanceof SiteRefusal) return error.message;
+  const known = error instanceof WebAuthnError ? BROWSER_PROBLEMS[error.code] : undefined;
+  if (known) return known;
   if (error instanceof Error && error.name === "NotAllowedError") {
     return "The passkey prompt was closed before it finished";
   }
-  return error instanceof Error && error.message
-    ? error.message
-    : "The passkey could not be used, please try again";
+  return COULD_NOT;
 }
 
 /** Passkeys need the browser's WebAuthn, known only once scripts run (undefined until then). */
@@ -36,7 +59,7 @@ async function optionsFrom(url: string, body?: FormData): Promise<OptionsAnswer>
   const answer = await fetch(url, { method: "POST", body: body ?? null });
   const parsed = (await answer.json()) as Partial<OptionsAnswer> & { message?: string };
   if (!answer.ok || !parsed.options || !parsed.challengeId) {
-    throw new Error(parsed.message ?? "The passkey could not be used, please try again");
+    throw new SiteRefusal(parsed.message ?? COULD_NOT);
   }
   return { options: parsed.options, challengeId: parsed.challengeId };
 }

@@ -64,6 +64,9 @@ export const securityDocs = {
     tag,
     body: PasskeyOptionsSchema,
     response: { status: 200, description: "Options", schema: PasskeyOptionsAnswerSchema },
+    errors: {
+      400: "A name too long, or the site is served at an IP address (passkeys need a domain name)",
+    },
   },
   registerVerify: {
     summary: "Add a passkey",
@@ -75,7 +78,9 @@ export const securityDocs = {
     body: PasskeyResponseSchema,
     response: { status: 201, description: "Added", schema: PasskeySchema },
     errors: {
-      400: "Not an answer to one of this account's live challenges, from this site's origin",
+      400:
+        "Not an answer to one of this account's live challenges, from this site's origin, or " +
+        "the site is served at an IP address",
       409: "The passkey is registered already",
     },
   },
@@ -87,6 +92,7 @@ export const securityDocs = {
     access: "anyone",
     tag,
     response: { status: 200, description: "Options", schema: PasskeyOptionsAnswerSchema },
+    errors: { 400: "The site is served at an IP address (passkeys need a domain name)" },
   },
   loginVerify: {
     summary: "Sign in with a passkey",
@@ -98,7 +104,9 @@ export const securityDocs = {
     body: PasskeyResponseSchema,
     response: { status: 200, description: "Signed in", schema: SignedInSchema },
     errors: {
-      400: "An unknown passkey, or not an answer to a live sign-in challenge from this site",
+      400:
+        "An unknown passkey, not an answer to a live sign-in challenge from this site, or the " +
+        "site is served at an IP address",
       403: "The account is not verified yet or is suspended",
     },
   },
