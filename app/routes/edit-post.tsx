@@ -179,7 +179,6 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
         className="card form"
       >
         <input type="hidden" name="intent" value="save" />
-        {post.status === "draft" ? <AutosaveStatus state={autosave} /> : null}
         <Field label="Title" name="title" defaultValue={post.title} error={errors.title} />
         <SelectField
           label="Category"
@@ -240,6 +239,8 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
             busy={busy}
             publishAt={post.publishAt}
             error={errors.publishAt}
+            // Beside the buttons, in view wherever the writer is in the body (issue 50).
+            status={post.status === "draft" ? <AutosaveStatus state={autosave} /> : undefined}
           >
             <NewsletterChoice offer={loaderData.newsletter} />
           </PublishControls>

@@ -9,15 +9,12 @@ import { savedPart } from "../features/reading/saved.server.js";
 import { isMember } from "../features/viewer/viewer-part.server.js";
 import { pageMeta } from "../meta.js";
 import { SocialLinks } from "../features/users/social-links.js";
-import { loginReturningTo, returnPath } from "../features/auth/return-path.js";
+import { returnPath, signInReason } from "../features/auth/return-path.js";
 import { SubscribeForm } from "../features/newsletter/subscribe-form.js";
 import type { Route } from "./+types/home";
 
 /** This route's id, naming its viewer part (decision 021). */
 const ROUTE = "routes/home";
-
-/** An author profile a visitor was sent home from (SPEC.md 2 sends them here). */
-const PROFILE_PATH = /^\/profile\/[^/?#]+$/;
 
 /** A signed-in reader's home has a "Following" tab: their writers' posts (decision 016). */
 const FOLLOWING_PATH = "/?tab=following";
@@ -36,14 +33,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   ]);
   const from = returnPath(url.searchParams.get("from"));
   const member = isMember(context);
-  const profileAsked = !member && from && PROFILE_PATH.test(from) ? from : undefined;
+  // A signed-in page a visitor was sent home from (SPEC.md 2 sends them here): home says why.
+  const signInAsked = !member && from ? signInReason(from) : undefined;
   const saved = await savedPart(context, ROUTE, posts);
   const feed = following ? { page, pages: Math.ceil(total / PAGE_SIZE) } : undefined;
   return {
     posts: cardsOf(posts),
     owner,
     site: context.site,
-    profileAsked,
+    signInAsked,
     saved,
     signedIn: member,
     feed,
@@ -54,13 +52,12 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, { description: loaderData.site.welcome, path: "/" });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { posts, owner, site, profileAsked, saved, signedIn, feed } = loaderData;
+  const { posts, owner, site, signInAsked, saved, signedIn, feed } = loaderData;
   return (
     <>
-      {profileAsked ? (
+      {signInAsked ? (
         <p role="status" className="notice notice-page-top">
-          Log in to see author profiles.{" "}
-          <Link to={loginReturningTo(profileAsked)}>Log in and go back to the profile</Link>
+          {signInAsked.reason} <Link to={signInAsked.login}>{signInAsked.back}</Link>
         </p>
       ) : null}
       <section className="intro">

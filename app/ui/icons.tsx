@@ -29,6 +29,12 @@ export const BlogIcon = (p: IconProps) => (
     <path d="M15 4v5h5M8 13h8M8 17h5" />
   </Icon>
 );
+export const SearchIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5" />
+  </Icon>
+);
 export const MenuIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M3 6h18M3 12h18M3 18h18" />

@@ -27,6 +27,19 @@ export const ToastContext = createContext<(kind: Kind, text: string) => void>(()
 
 export const useToast = () => useContext(ToastContext);
 
+/** The texts of the toasts on screen now, so forms do not say them a second time. */
+const ShownTextsContext = createContext<ReadonlySet<string>>(new Set());
+
+/**
+ * Whether `text` is on screen as a toast now (SPEC.md 9 toasts a failed call's message): a form's
+ * alert or a field's message then keeps out of sight (issue 50: one message, in one place) and
+ * comes back once the toast has gone, if it still holds.
+ */
+export const useSaidInToast = (text: string | undefined) => {
+  const shown = useContext(ShownTextsContext);
+  return text !== undefined && shown.has(text);
+};
+
 /** At most this many at once: older ones give way rather than pile up over the page. */
 const TOASTS_SHOWN = 3;
 
@@ -43,10 +56,13 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
     (kind: Kind, text: string) => {
       next.current += 1;
       const id = next.current;
-      // The same message again (a second wrong password) replaces the first, not stacks on it.
+      // The same message again (a second wrong password) replaces the first, not stacks on it;
+      // a success ends the refusals before it, which no longer hold.
       setToasts((current) =>
         [
-          ...current.filter((toast) => toast.text !== text),
+          ...current.filter(
+            (toast) => toast.text !== text && !(kind === "success" && toast.kind === "error"),
+          ),
           { id, kind, text, path: window.location.pathname },
         ].slice(-TOASTS_SHOWN),
       );
@@ -57,27 +73,30 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
     [dismiss],
   );
   const value = useMemo(() => show, [show]);
+  const shown = useMemo(
+    () => toasts.filter((toast) => toast.kind !== "error" || toast.path === pathname),
+    [toasts, pathname],
+  );
+  const texts = useMemo(() => new Set(shown.map((toast) => toast.text)), [shown]);
   return (
     <ToastContext.Provider value={value}>
-      {children}
+      <ShownTextsContext.Provider value={texts}>{children}</ShownTextsContext.Provider>
       <div className="toasts" role="status" aria-live="polite">
-        {toasts
-          .filter((toast) => toast.kind !== "error" || toast.path === pathname)
-          .map((toast) => (
-            <div key={toast.id} className={`toast toast-${toast.kind}`}>
-              <span>{toast.text}</span>
-              <button
-                type="button"
-                className="icon-button"
-                aria-label="Dismiss"
-                onClick={() => {
-                  dismiss(toast.id);
-                }}
-              >
-                ×
-              </button>
-            </div>
-          ))}
+        {shown.map((toast) => (
+          <div key={toast.id} className={`toast toast-${toast.kind}`}>
+            <span>{toast.text}</span>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Dismiss"
+              onClick={() => {
+                dismiss(toast.id);
+              }}
+            >
+              ×
+            </button>
+          </div>
+        ))}
       </div>
     </ToastContext.Provider>
   );

@@ -70,6 +70,36 @@ async function sendVerificationMail(deps: CoreDeps, user: UsersTable) {
   await deps.mailer.send(verificationMail(user.email, user.username, link, deps.site.title));
 }
 
+/**
+ * The address a sign-up's link went to, while the account waits to be verified: what the
+ * check-your-mail page shows the browser that signed up (its proof cookie names the account).
+ */
+export async function pendingSignupEmail(deps: Pick<CoreDeps, "db">, userId: string) {
+  const user = await deps.db
+    .selectFrom("users")
+    .select(["email", "is_verified"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return user && user.is_verified !== 1 ? user.email : undefined;
+}
+
+/**
+ * Sends a sign-up's link again (a new one; the check-your-mail page's button), while the account
+ * waits to be verified; answers the address it went to, or nothing when there is nothing to send.
+ */
+export async function resendVerification(deps: CoreDeps, userId: string) {
+  const user = await deps.db
+    .selectFrom("users")
+    .selectAll()
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (!user || user.is_verified === 1) return undefined;
+  await sendVerificationMail(deps, user).catch(() => {
+    throw unavailable(authMessages.mailFailed);
+  });
+  return user.email;
+}
+
 export interface NewUser {
   username: string;
   email: string;
@@ -368,7 +398,11 @@ export async function loginWithPasskey(deps: CoreDeps, body: unknown, userAgent?
  * that signed up (issue 33): as a sign-in would give, so never for a suspended account (an ended
  * suspension is lifted first). Undefined when it may not sign in.
  */
-export async function sessionAfterVerifying(deps: CoreDeps, userId: string) {
+export async function sessionAfterVerifying(
+  deps: CoreDeps,
+  userId: string,
+  userAgent: string | undefined,
+) {
   await liftEndedSuspensions(deps, userId);
   const user = await deps.db
     .selectFrom("users")
@@ -378,7 +412,7 @@ export async function sessionAfterVerifying(deps: CoreDeps, userId: string) {
   if (!user || user.suspended_at !== null || user.is_verified !== 1) return undefined;
   // A link proves the mailbox, not the second factor: such an account signs in as usual.
   if (await hasSecondFactor(deps.db, userId)) return undefined;
-  return createSession(deps.db, userId, deps.clock());
+  return createSession(deps.db, userId, deps.clock(), userAgent);
 }
 
 export const logout = (deps: CoreDeps, sessionId: string) => revokeSession(deps.db, sessionId);

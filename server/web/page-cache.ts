@@ -254,7 +254,7 @@ const SHARED_PAGES: readonly { path: RegExp; reads: readonly string[] }[] = [
   // Kept in the searches' own budget (`isSearchAddress`): any text is a query.
   { path: /^\/search$/, reads: ["q", "page"] },
   {
-    path: /^\/(?:register|forgot-password|email-sent|password-reset-successfully|menu|newsletter\/subscribe)$/,
+    path: /^\/(?:register|forgot-password|password-reset-successfully|menu|newsletter\/subscribe)$/,
     reads: [],
   },
 ];

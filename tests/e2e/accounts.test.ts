@@ -66,7 +66,11 @@ describe("signing up, verifying, logging in and out", () => {
     await page.getByRole("button", { name: "Register" }).click();
     await page.waitForURL("**/email-sent");
     await shows(page.getByRole("heading", { name: "Please verify you email" }));
+    // The address it wrote to, and a way to have the link sent again (issue 50).
+    await shows(page.getByText(email));
     await expectAccessible(page);
+    await page.getByRole("button", { name: "Send the link again" }).click();
+    await shows(page.getByText(`A new link is on its way to ${email}.`));
 
     // Signing up twice shows the server's answer as a toast.
     await page.goto("/register");
@@ -211,5 +215,36 @@ describe("form posts from another site", () => {
       origin: "https://evil.example",
     });
     expect(response.status).toBe(403);
+  });
+});
+
+describe("on a site served at an IP address (issue 50)", () => {
+  it("offers no passkeys, says why on the security page, and names this browser", async () => {
+    const user = await buildUser(server, client(server.url));
+    const site = await openSite(browser, server.config.publicUrl);
+    const { page } = site;
+    // WebAuthn takes no IP address as its relying party: no button that could only fail.
+    await page.goto("/login");
+    await shows(page.getByRole("heading", { name: "Log in to your account" }));
+    expect(await page.getByRole("button", { name: "Sign in with a passkey" }).count()).toBe(0);
+    await fill(page, { Email: user.email, Password: user.password });
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+
+    await page.goto("/settings/security");
+    await shows(page.getByRole("heading", { name: "Passkeys" }));
+    const host = new URL(server.config.publicUrl).hostname;
+    await shows(
+      page.getByText(
+        `Passkeys need this site to be reached by its domain name, and it is served at an IP address (${host}).`,
+      ),
+    );
+    expect(await page.getByRole("button", { name: "Add a passkey" }).count()).toBe(0);
+    // This browser by its name (headless Chromium says Chrome), not its system alone.
+    const here = page.getByRole("listitem").filter({ hasText: "This device" });
+    expect(await here.locator("strong").textContent()).toMatch(/^Chrome on /);
+    await expectAccessible(page);
+    expectNoProblems(site);
+    await site.context.close();
   });
 });

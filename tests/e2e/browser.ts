@@ -85,6 +85,26 @@ export async function shows(locator: Locator) {
   return true;
 }
 
+/**
+ * The post owner's "More" on a post page (issue 50), opened: SPEC's Edit Post and image upload,
+ * Stats, Unpublish and Delete Post are in it.
+ */
+export async function ownerMenu(page: Page) {
+  const menu = page.locator("details.owner-menu");
+  if ((await menu.getAttribute("open")) === null) await menu.locator(":scope > summary").click();
+  return menu;
+}
+
+/**
+ * A users-table row's "Actions" menu (issue 50), opened: View Profile, and for another account
+ * Suspend or Restore and Delete User.
+ */
+export async function rowActions(row: Locator) {
+  const menu = row.locator("details.row-menu");
+  if ((await menu.getAttribute("open")) === null) await menu.locator(":scope > summary").click();
+  return menu;
+}
+
 export function expectNoProblems(watched: Watched) {
   expect(watched.problems).toEqual([]);
 }

@@ -7,6 +7,7 @@ import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { addCategory, addPost, type PostDetail } from "../support/post-fixtures.js";
 import { startTestServer } from "../support/test-server.js";
+import { overflowsOf, SCREENS, scrollToTopOf, uncovered } from "./measure.js";
 import {
   expectAccessible,
   expectNoProblems,
@@ -14,6 +15,7 @@ import {
   shows,
   type Watched,
   openBrowserSite,
+  ownerMenu,
 } from "./browser.js";
 
 const {
@@ -144,6 +146,14 @@ describe("the editor", () => {
     const site = await openEditor();
     const { page } = site;
     await expectAccessible(page);
+    // On a phone the toolbar is one row, scrolled sideways, not rows over the text (issue 50).
+    await page.setViewportSize(SCREENS[1].size);
+    const toolbar = page.getByRole("toolbar", { name: "Formatting" });
+    const button = await toolbar.getByRole("button", { name: "Bold" }).boundingBox();
+    const bar = await toolbar.boundingBox();
+    expect(bar?.height).toBeLessThan((button?.height ?? 0) * 1.5);
+    expect((await overflowsOf(page)).filter((found) => found.startsWith("page"))).toEqual([]);
+    await page.setViewportSize(SCREENS[0].size);
     await body(page).fill("Pack light\nwear boots");
     await select(page, "light");
     await page
@@ -215,14 +225,21 @@ describe("the editor", () => {
     const { page } = site;
     await page.getByLabel("Post Title").fill("Half-written");
     await body(page).fill("Where was I");
+    // Its category and tags come back with it (issue 50).
+    await page.getByLabel("Category").selectOption("Travel");
+    await page.getByLabel(/^Tags/).fill("trains, night");
     await page.reload();
     await shows(page.getByRole("status").getByText(/Restored your unsaved text from/));
     expect(await body(page).inputValue()).toBe("Where was I");
     expect(await page.getByLabel("Post Title").inputValue()).toBe("Half-written");
+    expect(await page.getByLabel("Category").inputValue()).toBe("Travel");
+    expect(await page.getByLabel(/^Tags/).inputValue()).toBe("trains, night");
 
     await page.getByRole("button", { name: "Discard" }).click();
     expect(await body(page).inputValue()).toBe("");
     expect(await page.getByLabel("Post Title").inputValue()).toBe("");
+    expect(await page.getByLabel("Category").inputValue()).toBe("");
+    expect(await page.getByLabel(/^Tags/).inputValue()).toBe("");
     expect(await readLocalStorage(page, CREATE_DRAFT)).toBeNull();
 
     await body(page).fill("Written twice, kept once");
@@ -269,7 +286,7 @@ describe("the editor", () => {
     await page.goto(`/posts/details/${own._id}`);
     const dialog = page.getByRole("dialog", { name: "Update Post" });
     const edit = async () => {
-      await page.getByRole("button", { name: "Edit Post" }).click();
+      await (await ownerMenu(page)).getByRole("button", { name: "Edit Post" }).click();
       await shows(dialog.getByRole("tab", { name: "Write" }));
     };
     await edit();
@@ -660,12 +677,19 @@ describe("drafts that save themselves (issue 32)", () => {
     await shows(page.getByText("Changes to this draft save themselves as you write."));
     // Once the page runs its script (the editor's tabs show it).
     await shows(page.getByRole("tab", { name: "Write" }));
-    await page.getByLabel("Description", { exact: true }).fill("Words that must not be lost.");
+    const bodyField = page.getByLabel("Description", { exact: true });
+    await bodyField.fill("Words that must not be lost.");
+    // Written with the body at the top of the window, the state is still in view, not under the
+    // sticky header (issue 50): beside the buttons, which stay at the foot of the window.
+    await scrollToTopOf(bodyField);
+    await bodyField.press("End");
+    await bodyField.pressSequentially(" Kept.");
     await shows(page.getByRole("status").getByText("Unsaved changes…"));
     await shows(page.getByRole("status").getByText(/^Saved/));
+    expect(await uncovered(page.locator(".autosave-status"))).toBe(true);
     await page.reload();
     expect(await page.getByLabel("Description", { exact: true }).inputValue()).toBe(
-      "Words that must not be lost.",
+      "Words that must not be lost. Kept.",
     );
     expect(await page.getByText(/Restored your unsaved text/).count()).toBe(0);
     expectNoProblems(site);

@@ -7,6 +7,8 @@ import type { Locator, Page } from "playwright-core";
 interface Rect {
   left: number;
   right: number;
+  top: number;
+  bottom: number;
   height: number;
 }
 interface Element {
@@ -18,15 +20,19 @@ interface Element {
   ownerDocument: Document;
   getBoundingClientRect(): Rect;
   closest(selector: string): Element | null;
+  contains(other: Element): boolean;
+  scrollIntoView(options: { block: "start" | "center" | "end" }): void;
 }
 interface Document {
   documentElement: Element;
   defaultView: Window | null;
   querySelectorAll(selector: string): Iterable<Element>;
+  elementFromPoint(x: number, y: number): Element | null;
   createRange(): { selectNodeContents(node: Element): void; getBoundingClientRect(): Rect };
 }
 interface Window {
   innerWidth: number;
+  innerHeight: number;
   document: Document;
   getComputedStyle(element: Element): {
     overflowX: string;
@@ -148,3 +154,23 @@ export const withinScreen = (locator: Locator, maxHeight: number) =>
       }),
     maxHeight,
   );
+
+/** Scrolls the page until the element's top is at the window's top (under a sticky header). */
+export const scrollToTopOf = (locator: Locator) =>
+  locator.evaluate((node) => {
+    (node as unknown as Element).scrollIntoView({ block: "start" });
+  });
+
+/**
+ * Whether the element is in the window and seen, not under something else (a sticky header): what
+ * is at its left middle is the element or inside it.
+ */
+export const uncovered = (locator: Locator) =>
+  locator.evaluate((node) => {
+    const element = node as unknown as Element;
+    const { ownerDocument: document } = element;
+    const box = element.getBoundingClientRect();
+    const seen = document.elementFromPoint(box.left + 2, box.top + box.height / 2);
+    const height = document.defaultView?.innerHeight ?? 0;
+    return seen !== null && element.contains(seen) && box.top >= 0 && box.bottom <= height;
+  });

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, it } from "vitest";
 import { type TestUser } from "../support/factories.js";
 import { addPost } from "../support/post-fixtures.js";
-import { shows, openBrowserSite } from "./browser.js";
+import { shows, openBrowserSite, ownerMenu } from "./browser.js";
 
 const {
   api,
@@ -65,18 +65,18 @@ describe("every validation message shows in the browser", () => {
 
   it("post image: required, and at most 5,242,880 bytes", () =>
     asUser(author, postPath, async (page) => {
-      await page.getByRole("button", { name: "Upload" }).click();
+      await (await ownerMenu(page)).getByRole("button", { name: "Upload" }).click();
       await shows(page.getByText("image is required"));
       await page
         .locator("#field-post-image")
         .setInputFiles({ name: "big.png", mimeType: "image/png", buffer: Buffer.alloc(5_242_881) });
-      await page.getByRole("button", { name: "Upload" }).click();
+      await (await ownerMenu(page)).getByRole("button", { name: "Upload" }).click();
       await shows(page.getByText("File size is too large"));
     }));
 
   it("update post: description required", () =>
     asUser(author, postPath, async (page) => {
-      await page.getByRole("button", { name: "Edit Post" }).click();
+      await (await ownerMenu(page)).getByRole("button", { name: "Edit Post" }).click();
       const dialog = page.getByRole("dialog", { name: "Update Post" });
       await dialog.getByLabel("Description").fill("");
       await dialog.getByRole("button", { name: "Update Post" }).click();

@@ -3,7 +3,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { subscriptionLinks } from "../../core/newsletter/subscriptions.js";
 import { lastMailTo, readOutbox, type Mail } from "../support/mail.js";
 import { addPost, type PostDetail } from "../support/post-fixtures.js";
-import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  shows,
+  openBrowserSite,
+  ownerMenu,
+} from "./browser.js";
 
 // Newsletters in the browser (decision 028): subscribing from a post, the home page and an
 // author's page, with and without JavaScript; the mailed links (the confirmation page and the
@@ -149,7 +155,7 @@ describe("subscribing and sending", () => {
     const reach = /^\d+ subscribers? would get it by e-mail, once\.$/;
     // The draft's page: its quick editor offers the same choice, counted when it opens.
     await desk.page.goto(`/posts/details/${draft._id}`);
-    await desk.page.getByRole("button", { name: "Edit Post" }).click();
+    await (await ownerMenu(desk.page)).getByRole("button", { name: "Edit Post" }).click();
     const quick = desk.page.getByRole("dialog", { name: "Update Post" });
     await shows(quick.getByText(reach));
     const counted = await quick.getByText(reach).textContent();

@@ -2,7 +2,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { addPost } from "../support/post-fixtures.js";
-import { expectAccessible, expectNoProblems, shows, openBrowserSite } from "./browser.js";
+import {
+  expectAccessible,
+  expectNoProblems,
+  shows,
+  openBrowserSite,
+  ownerMenu,
+} from "./browser.js";
 
 const {
   server,
@@ -111,7 +117,7 @@ describe("a post page", () => {
     expect(await page.getByRole("button", { name: "Edit comment" }).count()).toBe(0);
     await expectAccessible(page);
 
-    await page.getByRole("button", { name: "Edit Post" }).click();
+    await (await ownerMenu(page)).getByRole("button", { name: "Edit Post" }).click();
     const dialog = page.getByRole("dialog", { name: "Update Post" });
     await dialog.getByLabel("Title").fill("");
     await dialog.getByRole("button", { name: "Update Post" }).click();
@@ -126,16 +132,16 @@ describe("a post page", () => {
     await page
       .locator("#field-post-image")
       .setInputFiles({ name: "x.txt", mimeType: "text/plain", buffer: Buffer.from("nope") });
-    await page.getByRole("button", { name: "Upload" }).click();
+    await (await ownerMenu(page)).getByRole("button", { name: "Upload" }).click();
     await shows(page.getByText("Unsupported File Format"));
     await page
       .locator("#field-post-image")
       .setInputFiles({ name: "new.png", mimeType: "image/png", buffer: await pngImage(300, 200) });
-    await page.getByRole("button", { name: "Upload" }).click();
+    await (await ownerMenu(page)).getByRole("button", { name: "Upload" }).click();
     await shows(page.getByRole("status").getByText("New Post Image Uploaded Successfully"));
     await expect.poll(() => page.locator(".post-image").getAttribute("src")).not.toBe(before);
 
-    await page.getByRole("button", { name: "Delete Post" }).click();
+    await (await ownerMenu(page)).getByRole("button", { name: "Delete Post" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
     await page.waitForURL(`**/profile/${owner.id}`);
     await shows(page.getByRole("status").getByText("Post has been deleted successfully"));
@@ -279,7 +285,7 @@ describe("a post written in Markdown", () => {
     const site = await open({ signedIn: owner.token });
     const { page } = site;
     await page.goto(markdownPath);
-    await page.getByRole("button", { name: "Edit Post" }).click();
+    await (await ownerMenu(page)).getByRole("button", { name: "Edit Post" }).click();
     const dialog = page.getByRole("dialog", { name: "Update Post" });
     const body = dialog.getByLabel("Description");
     expect((await body.inputValue()).replace(/\r\n/g, "\n")).toBe(MARKDOWN);

@@ -162,3 +162,45 @@ describe("the login page", () => {
     }
   });
 });
+
+describe("the check-your-mail page", () => {
+  /** Signs up through the register page and returns the proof cookie it set. */
+  async function pageSignUp(username: string, email: string) {
+    const response = await postForm(
+      server,
+      "/register",
+      new URLSearchParams({ username, email, password: PASSWORD }).toString(),
+    );
+    expect(response.status).toBe(302);
+    const cookie = response.headers.getSetCookie().find((line) => line.startsWith("signup="));
+    if (!cookie) throw new Error("the register page set no signup cookie");
+    return cookie.split(";")[0] ?? "";
+  }
+  const resend = (cookie?: string) => postForm(server, "/email-sent", "", cookie ? { cookie } : {});
+
+  it("sends the link again only to the browser that signed up, and only until it is used", async () => {
+    const email = "checking-mail@example.com";
+    const cookie = await pageSignUp("checkingmail", email);
+    // Another browser: no address shown, nothing sent; a forged proof is no proof.
+    const plain = await fetch(`${server.url}/email-sent`);
+    expect(await plain.text()).not.toContain(email);
+    expect((await resend()).status).toBe(400);
+    const forged = cookie.replace(/\.[^.]+$/, ".forged");
+    expect((await resend(forged)).status).toBe(400);
+
+    // The browser that signed up sees the address and gets a new link, which works.
+    const page = await fetch(`${server.url}/email-sent`, { headers: { cookie } });
+    expect(await page.text()).toContain(email);
+    const first = await mailedLink(server.dataDir, email, "verify");
+    const again = await resend(cookie);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain(`A new link is on its way to ${email}.`);
+    const second = await mailedLink(server.dataDir, email, "verify");
+    expect(second.href).not.toBe(first.href);
+    expect((await fetch(second)).status).toBe(200);
+    // Verified: nothing left to send, nor an address to show.
+    expect((await resend(cookie)).status).toBe(400);
+    const after = await fetch(`${server.url}/email-sent`, { headers: { cookie } });
+    expect(await after.text()).not.toContain(email);
+  });
+});

@@ -9,6 +9,7 @@ import {
   shows,
   type Watched,
   openBrowserSite,
+  ownerMenu,
 } from "./browser.js";
 import { overflowsOf, SCREENS } from "./measure.js";
 
@@ -251,7 +252,8 @@ describe("a post's stats", () => {
     const site = await openAs(writer);
     const { page } = site;
     await page.goto(`/posts/details/${post._id}`);
-    await page.getByRole("main").getByRole("link", { name: "Stats", exact: true }).click();
+    // In the author's "More" (issue 50).
+    await (await ownerMenu(page)).getByRole("link", { name: "Stats", exact: true }).click();
     await page.waitForURL(`**/stats/posts/${post._id}`);
     await shows(page.getByRole("heading", { level: 1, name: "Stats: Walking the coast" }));
     await page.getByRole("link", { name: "Read the post" }).click();

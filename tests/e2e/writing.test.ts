@@ -202,7 +202,8 @@ describe("the full editor", () => {
     const site = await open({ signedIn: author.token });
     const { page } = site;
     await page.goto(`/posts/details/${post._id}`);
-    await page.getByRole("link", { name: "Edit in editor" }).click();
+    // One Edit on the author's own page: the full editor (issue 50).
+    await page.locator(".owner-tools").getByRole("link", { name: "Edit", exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/posts/edit/${post._id}`);
     await shows(page.getByRole("heading", { name: "Edit post", level: 1 }));
     await expectAccessible(page);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bodyColumns } from "../../core/posts/body.js";
 import { pngImage } from "../support/images.js";
 import { addComment, addPost, postRows, type PostDetail } from "../support/post-fixtures.js";
-import { expectNoProblems, shows, type Watched, openBrowserSite } from "./browser.js";
+import { expectNoProblems, shows, type Watched, openBrowserSite, ownerMenu } from "./browser.js";
 
 // Issue 7, point 5: script in every field people write (post title and description, comment,
 // username, bio, social link, category title) stays text on every page that shows it. Each page
@@ -316,7 +316,7 @@ describe("a script in a Markdown body", () => {
     await expectInert(site, "the refused create form");
 
     await page.goto(`/posts/details/${post._id}`);
-    await page.getByRole("button", { name: "Edit Post" }).click();
+    await (await ownerMenu(page)).getByRole("button", { name: "Edit Post" }).click();
     const dialog = page.getByRole("dialog", { name: "Update Post" });
     await dialog.getByLabel("Description").fill(SCRIPT_BODIES[2] ?? "");
     await dialog.getByRole("button", { name: "Update Post" }).click();

@@ -18,3 +18,52 @@ export function returnPath(value: string | null | undefined): string | undefined
 /** The login page, coming back to `path` once signed in. */
 export const loginReturningTo = (path: string) =>
   `/login?${new URLSearchParams({ next: path }).toString()}`;
+
+/**
+ * Why a visitor was sent home from a signed-in page (`from`), and the way back: the home page
+ * says it above the posts (issue 50). Pages not named here get the general words.
+ */
+const SIGN_IN_REASONS: readonly { path: RegExp; reason: string; back: string }[] = [
+  {
+    path: /^\/profile\//,
+    reason: "Log in to see author profiles.",
+    back: "Log in and go back to the profile",
+  },
+  { path: /^\/stats(?:\/|$)/, reason: "Log in to see your stats.", back: "Log in to see them" },
+  {
+    path: /^\/settings\/security$/,
+    reason: "Log in to see your account's security.",
+    back: "Log in to see it",
+  },
+  {
+    path: /^\/settings$/,
+    reason: "Log in to change your settings.",
+    back: "Log in to see them",
+  },
+  {
+    path: /^\/notifications$/,
+    reason: "Log in to see your notifications.",
+    back: "Log in to see them",
+  },
+  {
+    path: /^\/reading-list$/,
+    reason: "Log in to see your reading list.",
+    back: "Log in to see it",
+  },
+  {
+    path: /^\/newsletter\/subscribers/,
+    reason: "Log in to see your subscribers.",
+    back: "Log in to see them",
+  },
+];
+
+/** What home tells a visitor sent there from `from` (a path `returnPath` accepted). */
+export function signInReason(from: string) {
+  const path = from.split(/[?#]/, 1)[0] ?? from;
+  const known = SIGN_IN_REASONS.find((entry) => entry.path.test(path));
+  return {
+    reason: known?.reason ?? "Log in to see that page.",
+    back: known?.back ?? "Log in and go back to it",
+    login: loginReturningTo(from),
+  };
+}

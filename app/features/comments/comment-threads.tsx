@@ -7,7 +7,7 @@ import { TextAreaField } from "../forms/field.js";
 import { useClientValidation } from "../forms/form-state.js";
 import type { Result } from "../posts/post-interactions.js";
 import { CommentText } from "./comment-text.js";
-import { profilePath } from "../../../contract/page-paths.js";
+import { authorPath, profilePath } from "../../../contract/page-paths.js";
 
 /** Replies shown before a thread folds the rest under "Show N more". */
 export const REPLIES_SHOWN = 3;
@@ -82,7 +82,11 @@ function CommentItem({ comment, viewing }: { comment: Comment; viewing: Viewing 
           className="avatar"
           loading="lazy"
         />
-        <Link to={profilePath(comment.user._id)} className="comment-author">
+        {/* Members go to the profile, visitors to the public author page (as bylines do). */}
+        <Link
+          to={viewing.signedIn ? profilePath(comment.user._id) : authorPath(comment.user.username)}
+          className="comment-author"
+        >
           {comment.userName}
         </Link>
         <time dateTime={comment.createdAt}>{dateTime(comment.createdAt)}</time>

@@ -39,15 +39,47 @@ export function insertAtCursor(element: HTMLTextAreaElement, text: string) {
   });
 }
 
-/** The title field of the same form, whose text is kept with the body's. */
-function titleInput(textarea: HTMLTextAreaElement | null) {
-  const field = textarea?.form?.elements.namedItem("title");
-  return field instanceof HTMLInputElement ? field : undefined;
+/**
+ * The fields of the same form kept with the body's text as they are typed or chosen, so a reload
+ * brings back the whole post being written, its category and tags too (issue 50).
+ */
+const KEPT_FIELDS = ["title", "category", "tags", "imageAlt", "metaDescription", "canonicalUrl"];
+
+type KeptControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+function keptControls(textarea: HTMLTextAreaElement | null) {
+  const controls = new Map<string, KeptControl>();
+  for (const name of KEPT_FIELDS) {
+    const field = textarea?.form?.elements.namedItem(name);
+    if (
+      field instanceof HTMLInputElement ||
+      field instanceof HTMLSelectElement ||
+      field instanceof HTMLTextAreaElement
+    ) {
+      controls.set(name, field);
+    }
+  }
+  return controls;
+}
+
+/** What the kept fields hold now. */
+function fieldValues(textarea: HTMLTextAreaElement | null): Record<string, string> {
+  return Object.fromEntries(
+    [...keptControls(textarea)].map(([name, control]) => [name, control.value]),
+  );
+}
+
+/** Puts values back into the kept fields (a category no longer offered stays unchosen). */
+function putFieldValues(textarea: HTMLTextAreaElement | null, values: Record<string, string>) {
+  for (const [name, control] of keptControls(textarea)) {
+    const value = values[name];
+    if (value !== undefined) control.value = value;
+  }
 }
 
 /**
- * The body's text, kept in the browser with the title's as they are typed, brought back when the
- * form opens again, and dropped once the post is saved (or the writer discards it).
+ * The body's text, kept in the browser with the form's other fields as they are typed, brought
+ * back when the form opens again, and dropped once the post is saved (or the writer discards it).
  */
 export function useKeptText(
   key: string,
@@ -56,36 +88,54 @@ export function useKeptText(
   saved: boolean | undefined,
 ) {
   const [value, setValue] = useState(initial);
-  const [restored, setRestored] = useState<{ savedAt: string; title: string } | undefined>();
+  /** When the brought-back text was kept, and what the fields held before it came back. */
+  const [restored, setRestored] = useState<
+    { savedAt: string; fields: Record<string, string> } | undefined
+  >();
 
   // Bring back what was being written here before.
   useEffect(() => {
     const kept = readDraft(key);
-    const title = titleInput(textarea.current);
-    if (!kept || (kept.description === initial && kept.title === (title?.value ?? ""))) return;
-    setRestored({ savedAt: kept.savedAt, title: title?.value ?? "" });
+    if (!kept) return;
+    const before = fieldValues(textarea.current);
+    const keptFields = { ...kept.fields, title: kept.title };
+    const same = Object.entries(keptFields).every(
+      ([name, text]) => (before[name] ?? text) === text,
+    );
+    if (kept.description === initial && same) return;
+    setRestored({ savedAt: kept.savedAt, fields: before });
     setValue(kept.description);
-    if (title) title.value = kept.title;
+    putFieldValues(textarea.current, keptFields);
     // Only when the form opens (not on `initial`): later renders must not bring a discarded draft back.
   }, [key]);
 
   const keep = useCallback(
     (description: string) => {
-      const title = titleInput(textarea.current)?.value ?? "";
-      keepDraft(key, { title, description });
+      const { title = "", ...fields } = fieldValues(textarea.current);
+      keepDraft(key, { title, description, fields });
     },
     [key, textarea],
   );
-  // Keep the title's text too, as it is typed.
+  // Keep the other fields too, as they are typed or chosen.
   useEffect(() => {
-    const title = titleInput(textarea.current);
-    if (!title) return;
-    const onInput = () => {
-      keep(textarea.current?.value ?? "");
+    const form = textarea.current?.form;
+    if (!form) return;
+    const onInput = (event: Event) => {
+      const { target } = event;
+      const name =
+        target instanceof HTMLInputElement ||
+        target instanceof HTMLSelectElement ||
+        target instanceof HTMLTextAreaElement
+          ? target.name
+          : "";
+      // The body keeps itself (`change` below); the other kept fields are kept here.
+      if (KEPT_FIELDS.includes(name)) keep(textarea.current?.value ?? "");
     };
-    title.addEventListener("input", onInput);
+    form.addEventListener("input", onInput);
+    form.addEventListener("change", onInput);
     return () => {
-      title.removeEventListener("input", onInput);
+      form.removeEventListener("input", onInput);
+      form.removeEventListener("change", onInput);
     };
   }, [keep, textarea]);
 
@@ -103,8 +153,7 @@ export function useKeptText(
 
   const discard = () => {
     dropDraft(key);
-    const title = titleInput(textarea.current);
-    if (title && restored) title.value = restored.title;
+    if (restored) putFieldValues(textarea.current, restored.fields);
     setValue(initial);
     setRestored(undefined);
     textarea.current?.focus();

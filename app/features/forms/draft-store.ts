@@ -5,6 +5,8 @@
 export interface KeptDraft {
   title: string;
   description: string;
+  /** The form's other choices by field name (category, tags...): drafts kept before have none. */
+  fields: Record<string, string>;
   /** When it was last kept (ISO time). */
   savedAt: string;
 }
@@ -28,15 +30,30 @@ export function readDraft(key: string): KeptDraft | undefined {
   try {
     const raw = storage()?.getItem(key);
     if (!raw) return undefined;
-    const parsed = JSON.parse(raw) as Partial<KeptDraft>;
+    const parsed = JSON.parse(raw) as Partial<Record<keyof KeptDraft, unknown>>;
     return typeof parsed.description === "string" &&
       typeof parsed.title === "string" &&
       typeof parsed.savedAt === "string"
-      ? { title: parsed.title, description: parsed.description, savedAt: parsed.savedAt }
+      ? {
+          title: parsed.title,
+          description: parsed.description,
+          fields: textsOf(parsed.fields),
+          savedAt: parsed.savedAt,
+        }
       : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The string entries of what was stored as `fields` (anything else, as from an older draft, none). */
+function textsOf(value: unknown): Record<string, string> {
+  if (typeof value !== "object" || value === null) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
 }
 
 export function keepDraft(key: string, draft: Omit<KeptDraft, "savedAt">) {

@@ -7,6 +7,7 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
+import { useSaidInToast } from "../../ui/toasts.js";
 
 interface Labelled {
   label: string;
@@ -50,6 +51,9 @@ function FieldShell(props: Labelled & { control: (aria: ControlAria) => ReactNod
   const id = props.id ?? `field-${props.name}`;
   const { ref, edited, onChange } = useEditedSinceSubmit();
   const error = edited ? undefined : props.error;
+  // The server's refusal on screen as a toast: the field is marked and its words wait out of
+  // sight (still read out with it) until the toast has gone.
+  const toasted = useSaidInToast(error);
   const described = [props.hint ? `${id}-hint` : "", error ? `${id}-error` : ""]
     .filter(Boolean)
     .join(" ");
@@ -69,7 +73,7 @@ function FieldShell(props: Labelled & { control: (aria: ControlAria) => ReactNod
         </p>
       ) : null}
       {error ? (
-        <p id={`${id}-error`} className="field-error">
+        <p id={`${id}-error`} className={toasted ? "visually-hidden" : "field-error"}>
           {error}
         </p>
       ) : null}

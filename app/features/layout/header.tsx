@@ -1,13 +1,21 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { SearchBox } from "../search/search-box.js";
-import { BlogIcon, ChevronDownIcon, MailIcon, MenuIcon, PhoneIcon } from "../../ui/icons.js";
+import {
+  BlogIcon,
+  ChevronDownIcon,
+  MailIcon,
+  MenuIcon,
+  PhoneIcon,
+  SearchIcon,
+} from "../../ui/icons.js";
 import { NotificationBell } from "../reading/notification-bell.js";
 import type { Theme } from "../../../contract/theme.js";
 import { Island } from "../viewer/islands.js";
 import type { ViewerPart } from "../../../contract/viewer-part.js";
 import { ThemeMenu } from "../theme/theme-menu.js";
 import { categoryPath, profilePath } from "../../../contract/page-paths.js";
+import { loginReturningTo, returnPath } from "../auth/return-path.js";
 import type { SiteInfo, Viewer } from "../../../contract/site-host.js";
 
 export interface Category {
@@ -42,7 +50,10 @@ export function Header(props: {
 }) {
   const { site, categories } = props;
   const userMenu = useRef<HTMLDetailsElement>(null);
-  const { key } = useLocation();
+  const { key, pathname, search } = useLocation();
+  // Sent home from a signed-in page, the header's Login comes back to it too (issue 50).
+  const from = pathname === "/" ? returnPath(new URLSearchParams(search).get("from")) : undefined;
+  const loginTo = from ? loginReturningTo(from) : "/login";
   const shownKey = useRef(key);
   // A dropdown closes once you have gone where it took you; not on hydration, when a reader on a
   // slow device may already have opened it.
@@ -51,8 +62,15 @@ export function Header(props: {
     shownKey.current = key;
     if (userMenu.current) userMenu.current.open = false;
   }, [key]);
+  // On a phone the search box is a button's until asked for: one compact bar (issue 50).
+  const [searchOpen, setSearchOpen] = useState(false);
+  const navbar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    setSearchOpen(false);
+  }, [key]);
   return (
-    <header className="site-header">
+    <>
+      {/* Above the header, scrolled away with the page: only the header's bar stays in view. */}
       <div className="topbar">
         <div className="container topbar-inner">
           <span suppressHydrationWarning>{todayUtc()}</span>
@@ -66,152 +84,176 @@ export function Header(props: {
           </span>
         </div>
       </div>
-      <div className="container navbar">
-        {/* A link to the menu page, so the menu works without JavaScript; with it, the panel. */}
-        <Link
-          to="/menu"
-          role="button"
-          className="icon-button menu-button"
-          aria-label="Open menu"
-          onClick={(event) => {
-            event.preventDefault();
-            props.onOpenMenu();
-          }}
-          onKeyDown={(event) => {
-            if (event.key !== " ") return;
-            event.preventDefault();
-            props.onOpenMenu();
-          }}
+      <header className="site-header">
+        <div
+          className={searchOpen ? "container navbar search-open" : "container navbar"}
+          ref={navbar}
         >
-          <MenuIcon />
-        </Link>
-        <Link to="/" className="brand">
-          {site.logo ? (
-            <img
-              src={site.logo.url}
-              alt=""
-              className="brand-logo"
-              height={32}
-              // Sized before it loads (Lighthouse's unsized image): its width at 32 px high.
-              width={
-                site.logo.width && site.logo.height
-                  ? Math.max(1, Math.round((32 * site.logo.width) / site.logo.height))
-                  : undefined
-              }
-            />
-          ) : (
-            <BlogIcon />
-          )}{" "}
-          <span className="brand-title">{site.title}</span>
-        </Link>
-        <nav aria-label="Main" className="main-nav">
-          <ul>
-            <li>
-              <NavLink to="/" end>
-                Home
-              </NavLink>
-            </li>
-            <li className="dropdown">
-              <button type="button" className="dropdown-toggle" aria-haspopup="true">
-                Categories <ChevronDownIcon />
-              </button>
-              <CategoryLinks categories={categories} className="dropdown-menu" />
-            </li>
-            <li>
-              <NavLink to="/posts" end>
-                Posts
-              </NavLink>
-            </li>
-            <Island<AccountData> route="root" part={props.viewer}>
-              {(account) =>
-                account?.user.isAdmin ? (
-                  <>
-                    <li>
-                      <NavLink to="/posts/create-post">Create</NavLink>
-                    </li>
-                    <li>
-                      <NavLink to="/admin-dashboard">Admin Dashboard</NavLink>
-                    </li>
-                  </>
-                ) : account ? (
-                  // Every member writes (SPEC.md 1): SPEC's Create link stays the admin's, so
-                  // members get their own, where they look for it (issue 33).
-                  <li>
-                    <NavLink to="/posts/create-post">Write</NavLink>
-                  </li>
-                ) : null
-              }
-            </Island>
-          </ul>
-        </nav>
-        <SearchBox />
-        <div className="account">
-          <Island<AccountData> route="root" part={props.viewer}>
-            {(account) => (account ? <NotificationBell unread={account.unread} /> : null)}
-          </Island>
-          <ThemeMenu theme={props.theme} />
-          <Island<AccountData> route="root" part={props.viewer}>
-            {(account) => {
-              if (!account) {
-                return (
-                  <>
-                    <Link to="/login" className="button button-ghost">
-                      Login
-                    </Link>
-                    <Link to="/register" className="button">
-                      Register
-                    </Link>
-                  </>
-                );
-              }
-              const { user } = account;
-              return (
-                <details className="user-menu" ref={userMenu}>
-                  <summary>
-                    {/* Lazy, so React does not hoist a preload of it into the head, which a
-                        member page made from a shell would not have (decision 021). */}
-                    <img
-                      src={user.profilePhoto.url}
-                      alt=""
-                      width="32"
-                      height="32"
-                      className="avatar"
-                      loading="lazy"
-                    />
-                    <span className="user-menu-name">{user.username}</span>
-                  </summary>
-                  <ul className="dropdown-menu dropdown-menu-end">
-                    <li>
-                      <Link to={profilePath(user._id)}>Profile</Link>
-                    </li>
-                    <li>
-                      <Link to="/settings">Settings</Link>
-                    </li>
-                    {/* Every member writes (SPEC.md 1); the nav's Create link stays the admin's. */}
-                    <li>
-                      <Link to="/posts/create-post">Write a post</Link>
-                    </li>
-                    <li>
-                      <Link to="/reading-list">Reading list</Link>
-                    </li>
-                    <li>
-                      <Link to="/stats">Stats</Link>
-                    </li>
-                    <li>
-                      <Form method="post" action="/logout">
-                        <button type="submit" className="link-button">
-                          Logout
-                        </button>
-                      </Form>
-                    </li>
-                  </ul>
-                </details>
-              );
+          {/* A link to the menu page, so the menu works without JavaScript; with it, the panel. */}
+          <Link
+            to="/menu"
+            role="button"
+            className="icon-button menu-button"
+            aria-label="Open menu"
+            onClick={(event) => {
+              event.preventDefault();
+              props.onOpenMenu();
             }}
-          </Island>
+            onKeyDown={(event) => {
+              if (event.key !== " ") return;
+              event.preventDefault();
+              props.onOpenMenu();
+            }}
+          >
+            <MenuIcon />
+          </Link>
+          <Link to="/" className="brand">
+            {site.logo ? (
+              <img
+                src={site.logo.url}
+                alt=""
+                className="brand-logo"
+                height={32}
+                // Sized before it loads (Lighthouse's unsized image): its width at 32 px high.
+                width={
+                  site.logo.width && site.logo.height
+                    ? Math.max(1, Math.round((32 * site.logo.width) / site.logo.height))
+                    : undefined
+                }
+              />
+            ) : (
+              <BlogIcon />
+            )}{" "}
+            <span className="brand-title">{site.title}</span>
+          </Link>
+          <nav aria-label="Main" className="main-nav">
+            <ul>
+              <li>
+                <NavLink to="/" end>
+                  Home
+                </NavLink>
+              </li>
+              <li className="dropdown">
+                <button type="button" className="dropdown-toggle" aria-haspopup="true">
+                  Categories <ChevronDownIcon />
+                </button>
+                <CategoryLinks categories={categories} className="dropdown-menu" />
+              </li>
+              <li>
+                <NavLink to="/posts" end>
+                  Posts
+                </NavLink>
+              </li>
+              <Island<AccountData> route="root" part={props.viewer}>
+                {(account) =>
+                  account?.user.isAdmin ? (
+                    <>
+                      <li>
+                        <NavLink to="/posts/create-post">Create</NavLink>
+                      </li>
+                      <li>
+                        <NavLink to="/admin-dashboard">Admin Dashboard</NavLink>
+                      </li>
+                    </>
+                  ) : account ? (
+                    // Every member writes (SPEC.md 1): SPEC's Create link stays the admin's, so
+                    // members get their own, where they look for it (issue 33).
+                    <li>
+                      <NavLink to="/posts/create-post">Write</NavLink>
+                    </li>
+                  ) : null
+                }
+              </Island>
+            </ul>
+          </nav>
+          <SearchBox />
+          {/* Without JavaScript, the search page; with it, the box opens under the bar. */}
+          <Link
+            to="/search"
+            role="button"
+            className="icon-button search-button"
+            aria-label="Search"
+            aria-expanded={searchOpen}
+            onClick={(event) => {
+              event.preventDefault();
+              setSearchOpen(!searchOpen);
+              if (!searchOpen) {
+                requestAnimationFrame(() => {
+                  navbar.current?.querySelector<HTMLInputElement>(".site-search input")?.focus();
+                });
+              }
+            }}
+          >
+            <SearchIcon />
+          </Link>
+          <div className="account">
+            <Island<AccountData> route="root" part={props.viewer}>
+              {(account) => (account ? <NotificationBell unread={account.unread} /> : null)}
+            </Island>
+            <ThemeMenu theme={props.theme} />
+            <Island<AccountData> route="root" part={props.viewer}>
+              {(account) => {
+                if (!account) {
+                  return (
+                    <>
+                      <Link to={loginTo} className="button button-ghost">
+                        Login
+                      </Link>
+                      <Link to="/register" className="button">
+                        Register
+                      </Link>
+                    </>
+                  );
+                }
+                const { user } = account;
+                return (
+                  <details className="user-menu" ref={userMenu}>
+                    <summary>
+                      {/* Lazy, so React does not hoist a preload of it into the head, which a
+                        member page made from a shell would not have (decision 021). */}
+                      <img
+                        src={user.profilePhoto.url}
+                        alt=""
+                        width="32"
+                        height="32"
+                        className="avatar"
+                        loading="lazy"
+                      />
+                      <span className="user-menu-name">{user.username}</span>
+                    </summary>
+                    <ul className="dropdown-menu dropdown-menu-end">
+                      <li>
+                        <Link to={profilePath(user._id)}>Profile</Link>
+                      </li>
+                      <li>
+                        <Link to="/settings">Settings</Link>
+                      </li>
+                      {/* Every member writes (SPEC.md 1); the nav's Create link stays the admin's. */}
+                      <li>
+                        <Link to="/posts/create-post">Write a post</Link>
+                      </li>
+                      <li>
+                        <Link to="/reading-list">Reading list</Link>
+                      </li>
+                      <li>
+                        <Link to="/stats">Stats</Link>
+                      </li>
+                      <li>
+                        <Form method="post" action="/logout">
+                          <button type="submit" className="link-button">
+                            Logout
+                          </button>
+                        </Form>
+                      </li>
+                    </ul>
+                  </details>
+                );
+              }}
+            </Island>
+          </div>
         </div>
-      </div>
-    </header>
+      </header>
+    </>
   );
 }
 

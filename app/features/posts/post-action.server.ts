@@ -25,6 +25,7 @@ export type PostIntent =
   | "delete-comment"
   | "edit-post"
   | "unpublish"
+  | "publish"
   | "post-image"
   | "delete-post";
 
@@ -32,6 +33,7 @@ export type PostIntent =
 const NOTICES: Partial<Record<PostIntent, string>> = {
   "edit-post": "Post Updated Successfully",
   unpublish: "Post moved back to drafts",
+  publish: "Post published",
   "post-image": "New Post Image Uploaded Successfully",
 };
 
@@ -44,6 +46,7 @@ const LIMITS: Record<PostIntent, LimitName | undefined> = {
   "delete-comment": undefined,
   "edit-post": "postEdit",
   unpublish: "postEdit",
+  publish: "postEdit",
   "post-image": "upload",
   "delete-post": undefined,
 };
@@ -83,6 +86,10 @@ export async function postAction(request: Request, context: AppLoadContext, post
         return {};
       case "unpublish":
         await changePostStatus(deps, actor, postId, { status: "draft" });
+        return {};
+      case "publish":
+        // As the editor's Publish: the cover it needs, the new-account brake, its newsletter.
+        await updatePost(deps, actor, postId, { status: "published" });
         return {};
       case "post-image":
         await context.outsideSlot(() =>

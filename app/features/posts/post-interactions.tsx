@@ -330,41 +330,55 @@ export function OwnerTools(props: {
     : [{ _id: "current", title: props.post.category }, ...props.categories];
   return (
     <div className="owner-tools">
-      <ImageUploadForm
-        intent="post-image"
-        inputId="field-post-image"
-        chooseLabel="Choose a new image"
-        maxBytes={IMAGE_REPLACE_MAX_BYTES}
-        result={props.result}
-      />
-      <button
-        type="button"
-        className="button button-small"
-        onClick={() => {
-          setEditing(true);
-        }}
-      >
-        <EditIcon /> Edit Post
-      </button>
-      {/* Every field (cover, tags, search engines, revisions) on a page of its own (issue 32). */}
-      <Link to={`/posts/edit/${postId ?? ""}`} className="button button-small button-ghost">
-        Edit in editor
+      {/* One Edit, the full editor (issue 50); a draft also gets its Publish. The rest (SPEC's
+          quick edit and image upload among them) waits in "More". */}
+      <Link to={`/posts/edit/${postId ?? ""}`} className="button button-small">
+        <EditIcon /> Edit
       </Link>
-      {props.children}
-      {props.post.status === "published" ? (
+      {unpublished ? (
         <Form method="post" className="inline-form">
-          <input type="hidden" name="intent" value="unpublish" />
+          <input type="hidden" name="intent" value="publish" />
           <button type="submit" className="button button-small button-ghost">
-            Unpublish
+            Publish
           </button>
         </Form>
       ) : null}
-      <ConfirmDelete
-        what="post"
-        label="Delete Post"
-        fields={{ intent: "delete-post" }}
-        className="button button-small button-danger"
-      />
+      <details className="owner-menu">
+        <summary className="button button-small button-ghost">More</summary>
+        <div className="owner-menu-panel">
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            onClick={() => {
+              setEditing(true);
+            }}
+          >
+            Edit Post
+          </button>
+          <ImageUploadForm
+            intent="post-image"
+            inputId="field-post-image"
+            chooseLabel="Choose a new image"
+            maxBytes={IMAGE_REPLACE_MAX_BYTES}
+            result={props.result}
+          />
+          {props.children}
+          {props.post.status === "published" ? (
+            <Form method="post" className="inline-form">
+              <input type="hidden" name="intent" value="unpublish" />
+              <button type="submit" className="button button-small button-ghost">
+                Unpublish
+              </button>
+            </Form>
+          ) : null}
+          <ConfirmDelete
+            what="post"
+            label="Delete Post"
+            fields={{ intent: "delete-post" }}
+            className="button button-small button-danger"
+          />
+        </div>
+      </details>
       <Modal title="Update Post" titleId="update-post-title" open={editing} onClose={close}>
         <Form method="post" noValidate onSubmit={onSubmit} className="form">
           <input type="hidden" name="intent" value="edit-post" />

@@ -68,6 +68,8 @@ export function PublishControls(props: {
   idPrefix?: string;
   /** Shown above the buttons: what else publishing does (the newsletter's choice). */
   children?: ReactNode;
+  /** Shown beside the buttons, which stay in view as the writer scrolls (the autosave's state). */
+  status?: ReactNode;
 }) {
   const zone = useBrowserTimeZone();
   const id = `${props.idPrefix ?? "field"}-publishAt`;
@@ -89,7 +91,8 @@ export function PublishControls(props: {
       ) : null}
       <input type="hidden" name="timeZone" value={zone} />
       {props.children}
-      <div className="publish-buttons">
+      <div className={props.status ? "publish-buttons publish-bar" : "publish-buttons"}>
+        {props.status}
         {props.choices.map((choice, index) => (
           <button
             key={choice}
