@@ -8,6 +8,7 @@ import {
   rowActions,
   shows,
 } from "./browser.js";
+import { textLines } from "./measure.js";
 
 const {
   api,
@@ -36,6 +37,32 @@ async function deleteRow(page: Page, rowText: string, button: string, what: stri
   await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
   await row.first().waitFor({ state: "detached", timeout: 5000 });
 }
+
+describe("the audit log", () => {
+  it("keeps each date on one line and names whole beside a long target (800 px)", async () => {
+    const post = await addPost(api, writer, { title: "A long talk", category: "Science" });
+    const comment = await addComment(api, writer, post._id, "Words ".repeat(60).trim());
+    for (const path of [`/api/comments/${comment._id}`, `/api/posts/${post._id}`]) {
+      const gone = await api.delete(path, { token: admin.token });
+      expect(gone.status, gone.text).toBe(200);
+    }
+    const site = await open({ signedIn: admin.token });
+    // A window of 800 px, where the long target squeezes the other columns.
+    await site.page.setViewportSize({ width: 800, height: 800 });
+    await site.page.goto("/admin-dashboard/audit-log");
+    const row = site.page.getByRole("row").filter({ hasText: "Words Words" });
+    await shows(row);
+    expect(await textLines(row.locator("time"))).toEqual([1]);
+    // A name or an action wraps between its words at most ("Deleted comment"), never inside one.
+    const cells = row.locator("td.keep-words");
+    const words = (await cells.allTextContents()).map((text) => text.trim().split(/\s+/).length);
+    expect(await textLines(cells)).toSatisfy((lines: number[]) =>
+      lines.every((count, index) => count <= (words[index] ?? 1)),
+    );
+    expectNoProblems(site);
+    await site.context.close();
+  });
+});
 
 describe("the admin dashboard", () => {
   it("sends visitors and non-admins home", async () => {

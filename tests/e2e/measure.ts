@@ -28,7 +28,11 @@ interface Document {
   defaultView: Window | null;
   querySelectorAll(selector: string): Iterable<Element>;
   elementFromPoint(x: number, y: number): Element | null;
-  createRange(): { selectNodeContents(node: Element): void; getBoundingClientRect(): Rect };
+  createRange(): {
+    selectNodeContents(node: Element): void;
+    getBoundingClientRect(): Rect;
+    getClientRects(): Iterable<Rect>;
+  };
 }
 interface Window {
   innerWidth: number;
@@ -174,3 +178,14 @@ export const uncovered = (locator: Locator) =>
     const height = document.defaultView?.innerHeight ?? 0;
     return seen !== null && element.contains(seen) && box.top >= 0 && box.bottom <= height;
   });
+
+/** For each element, how many lines its text takes (the distinct tops of its text's boxes). */
+export const textLines = (locator: Locator) =>
+  locator.evaluateAll((nodes) =>
+    nodes.map((node) => {
+      const element = node as unknown as Element;
+      const range = element.ownerDocument.createRange();
+      range.selectNodeContents(element);
+      return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+    }),
+  );

@@ -69,8 +69,12 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                   <td data-label="When">
                     <time dateTime={entry.createdAt}>{dateTime(entry.createdAt)}</time>
                   </td>
-                  <td data-label="Who">{entry.actor.username}</td>
-                  <td data-label="What">{ACTIONS[entry.action]}</td>
+                  <td data-label="Who" className="keep-words">
+                    {entry.actor.username}
+                  </td>
+                  <td data-label="What" className="keep-words">
+                    {ACTIONS[entry.action]}
+                  </td>
                   <td data-label="Target">{entry.target.summary}</td>
                 </tr>
               ))}

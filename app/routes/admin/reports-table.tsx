@@ -100,13 +100,17 @@ export default function ReportsTable({ loaderData }: Route.ComponentProps) {
                   <td data-label="Reported">
                     {group.target.kind}: <TargetLink target={group.target} />
                   </td>
-                  <td data-label="Author">{group.target.user?.username ?? ""}</td>
-                  <td data-label="By">
+                  <td data-label="Author" className="keep-words">
+                    {group.target.user?.username ?? ""}
+                  </td>
+                  <td data-label="By" className="keep-words">
                     {[...new Set(group.reports.map((report) => report.reporter.username))].join(
                       ", ",
                     )}
                   </td>
-                  <td data-label="Reports">{group.count}</td>
+                  <td data-label="Reports" className="keep-words">
+                    {group.count}
+                  </td>
                   <td data-label="Reasons">
                     <ul className="report-reasons">
                       {group.reports.map((report) => (

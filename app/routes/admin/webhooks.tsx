@@ -205,10 +205,18 @@ function Deliveries({ deliveries }: { deliveries: Delivery[] }) {
         <tbody>
           {deliveries.map((delivery) => (
             <tr key={delivery._id}>
-              <td data-label="Event">{delivery.event}</td>
-              <td data-label="Status">{STATUS_LABEL[delivery.status]}</td>
-              <td data-label="Answer">{delivery.responseStatus ?? "none"}</td>
-              <td data-label="Tries">{delivery.attempts}</td>
+              <td data-label="Event" className="keep-words">
+                {delivery.event}
+              </td>
+              <td data-label="Status" className="keep-words">
+                {STATUS_LABEL[delivery.status]}
+              </td>
+              <td data-label="Answer" className="keep-words">
+                {delivery.responseStatus ?? "none"}
+              </td>
+              <td data-label="Tries" className="keep-words">
+                {delivery.attempts}
+              </td>
               <td data-label="Last try">
                 {delivery.lastAttemptAt ? (
                   <time dateTime={delivery.lastAttemptAt}>{dateTime(delivery.lastAttemptAt)}</time>
