@@ -86,24 +86,30 @@ export async function shows(locator: Locator) {
 }
 
 /**
+ * Opens a disclosure menu (app/ui/disclosure-menu.tsx) and sees that it stays open: one closes
+ * itself once an action has answered, a moment after the answer shows, so a menu found open just
+ * then may close under the test.
+ */
+async function openMenu(menu: Locator) {
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    if ((await menu.getAttribute("open")) === null) await menu.locator(":scope > summary").click();
+    await menu.page().waitForTimeout(100);
+    if ((await menu.getAttribute("open")) !== null) return menu;
+  }
+  throw new Error("the menu closed each time it was opened");
+}
+
+/**
  * The post owner's "More" on a post page (issue 50), opened: SPEC's Edit Post and image upload,
  * Stats, Unpublish and Delete Post are in it.
  */
-export async function ownerMenu(page: Page) {
-  const menu = page.locator("details.owner-menu");
-  if ((await menu.getAttribute("open")) === null) await menu.locator(":scope > summary").click();
-  return menu;
-}
+export const ownerMenu = (page: Page) => openMenu(page.locator("details.owner-menu"));
 
 /**
  * A users-table row's "Actions" menu (issue 50), opened: View Profile, and for another account
  * Suspend or Restore and Delete User.
  */
-export async function rowActions(row: Locator) {
-  const menu = row.locator("details.row-menu");
-  if ((await menu.getAttribute("open")) === null) await menu.locator(":scope > summary").click();
-  return menu;
-}
+export const rowActions = (row: Locator) => openMenu(row.locator("details.row-menu"));
 
 export function expectNoProblems(watched: Watched) {
   expect(watched.problems).toEqual([]);

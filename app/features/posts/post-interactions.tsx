@@ -16,6 +16,7 @@ import {
   TrashIcon,
   TwitterIcon,
 } from "../../ui/icons.js";
+import { DisclosureMenu } from "../../ui/disclosure-menu.js";
 import { Modal } from "../../ui/modal.js";
 import type { BodyEditorProps } from "../forms/body-editor.js";
 import { useToast } from "../../ui/toasts.js";
@@ -335,50 +336,35 @@ export function OwnerTools(props: {
       <Link to={`/posts/edit/${postId ?? ""}`} className="button button-small">
         <EditIcon /> Edit
       </Link>
-      {unpublished ? (
-        <Form method="post" className="inline-form">
-          <input type="hidden" name="intent" value="publish" />
-          <button type="submit" className="button button-small button-ghost">
-            Publish
-          </button>
-        </Form>
-      ) : null}
-      <details className="owner-menu">
-        <summary className="button button-small button-ghost">More</summary>
-        <div className="owner-menu-panel">
-          <button
-            type="button"
-            className="button button-small button-ghost"
-            onClick={() => {
-              setEditing(true);
-            }}
-          >
-            Edit Post
-          </button>
-          <ImageUploadForm
-            intent="post-image"
-            inputId="field-post-image"
-            chooseLabel="Choose a new image"
-            maxBytes={IMAGE_REPLACE_MAX_BYTES}
-            result={props.result}
-          />
-          {props.children}
-          {props.post.status === "published" ? (
-            <Form method="post" className="inline-form">
-              <input type="hidden" name="intent" value="unpublish" />
-              <button type="submit" className="button button-small button-ghost">
-                Unpublish
-              </button>
-            </Form>
-          ) : null}
-          <ConfirmDelete
-            what="post"
-            label="Delete Post"
-            fields={{ intent: "delete-post" }}
-            className="button button-small button-danger"
-          />
-        </div>
-      </details>
+      {unpublished ? <StatusButton intent="publish" label="Publish" /> : null}
+      <DisclosureMenu className="owner-menu" label="More">
+        <button
+          type="button"
+          className="button button-small button-ghost"
+          onClick={() => {
+            setEditing(true);
+          }}
+        >
+          Edit Post
+        </button>
+        <ImageUploadForm
+          intent="post-image"
+          inputId="field-post-image"
+          chooseLabel="Choose a new image"
+          maxBytes={IMAGE_REPLACE_MAX_BYTES}
+          result={props.result}
+        />
+        {props.children}
+        {props.post.status === "published" ? (
+          <StatusButton intent="unpublish" label="Unpublish" />
+        ) : null}
+        <ConfirmDelete
+          what="post"
+          label="Delete Post"
+          fields={{ intent: "delete-post" }}
+          className="button button-small button-danger"
+        />
+      </DisclosureMenu>
       <Modal title="Update Post" titleId="update-post-title" open={editing} onClose={close}>
         <Form method="post" noValidate onSubmit={onSubmit} className="form">
           <input type="hidden" name="intent" value="edit-post" />
@@ -443,5 +429,17 @@ export function OwnerTools(props: {
         </Form>
       </Modal>
     </div>
+  );
+}
+
+/** Publish or Unpublish on the post's page: one form, its intent. */
+function StatusButton(props: { intent: "publish" | "unpublish"; label: string }) {
+  return (
+    <Form method="post" className="inline-form">
+      <input type="hidden" name="intent" value={props.intent} />
+      <button type="submit" className="button button-small button-ghost">
+        {props.label}
+      </button>
+    </Form>
   );
 }
