@@ -26,6 +26,7 @@ export default [
   route("stats", "routes/stats.tsx"),
   route("stats/export.csv", "routes/stats-export.tsx"),
   route("stats/posts/:id", "routes/stats-post.tsx"),
+  route("stats/posts/:id/export.csv", "routes/stats-post-export.tsx"),
   route("theme", "routes/theme.tsx"),
   route("email-sent", "routes/email-sent.tsx"),
   route("api/auth/:userId/verify/:token", "routes/verify-email.tsx"),
@@ -55,6 +56,8 @@ export default [
       route("webhooks", "routes/admin/webhooks.tsx"),
       route("stats", "routes/admin/stats.tsx"),
     ]),
+    // A file, outside the layout: its loader alone decides who may have it.
+    route("stats/export.csv", "routes/admin/stats-export.tsx"),
   ]),
   // `/@username` (any other single segment no route above knows answers 404 there).
   route(":handle", "routes/author.tsx"),

@@ -3,6 +3,7 @@ import { DomainError } from "../../core/shared/errors.js";
 import { postWithStats } from "../../core/stats/stats-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import {
+  CsvDownload,
   ReferrerRanking,
   StatsPanels,
   StatsSection,
@@ -83,6 +84,7 @@ export default function PostStats({ loaderData, params }: Route.ComponentProps) 
           { label: "Likes", value: shown.likes },
           { label: "Comments", value: shown.comments },
         ]}
+        noViewsHint="Share its link where your readers are (a newsletter, a forum, a social network): their visits show here within a minute. A draft has views once it is published."
       >
         {(shown) => (
           <>
@@ -90,6 +92,11 @@ export default function PostStats({ loaderData, params }: Route.ComponentProps) 
               <ReferrerRanking referrers={shown.referrers} />
             </StatsSection>
             {mailing ? <MailingSection mailing={mailing} /> : null}
+            <CsvDownload
+              path={postStatsPath(params.id)}
+              days={shown.daily.length}
+              what="This post's views, visitors, likes and comments per day."
+            />
           </>
         )}
       </StatsPanels>

@@ -3,6 +3,7 @@ import { writerStats } from "../../core/stats/stats-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import {
   ChartSection,
+  CsvDownload,
   Ranking,
   ReferrerRanking,
   StatsPanels,
@@ -55,6 +56,7 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
           { label: "Comments", value: shown.comments },
           { label: "Subscribers", value: shown.subscribers },
         ]}
+        noViewsHint="Share a post where your readers are (a newsletter, a forum, a social network): their visits show here within a minute."
       >
         {(shown) => (
           <>
@@ -65,11 +67,13 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
                 { key: "likes", label: "Likes" },
                 { key: "comments", label: "Comments" },
               ]}
+              empty={`No likes or comments in the last ${String(shown.daily.length)} days.`}
             />
             <ChartSection
               title="New subscribers per day"
               days={shown.daily}
               series={[{ key: "subscribers", label: "New subscribers" }]}
+              empty={`No new subscribers in the last ${String(shown.daily.length)} days.`}
             />
             <StatsSection title="Most read posts">
               <Ranking
@@ -85,17 +89,11 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
             <StatsSection title="Where readers came from">
               <ReferrerRanking referrers={shown.referrers} />
             </StatsSection>
-            <p>
-              {/* A file, not a page: the browser downloads it (a resource route). */}
-              <a
-                href={`/stats/export.csv?days=${String(days)}`}
-                className="button button-ghost"
-                download
-              >
-                Download CSV
-              </a>{" "}
-              <span className="muted">Views, visitors, likes and comments per day.</span>
-            </p>
+            <CsvDownload
+              path="/stats"
+              days={shown.daily.length}
+              what="Views, visitors, likes and comments per day."
+            />
           </>
         )}
       </StatsPanels>

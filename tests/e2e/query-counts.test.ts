@@ -355,6 +355,12 @@ beforeAll(async () => {
     { path: "/stats", as: "member" },
     { path: `/stats/posts/${own._id}`, as: "member" },
     { path: "/stats/export.csv?days=7", as: "member", shows: "date,views,visitors" },
+    {
+      path: `/stats/posts/${own._id}/export.csv?days=7`,
+      as: "member",
+      shows: "date,views,visitors",
+    },
+    { path: "/admin-dashboard/stats/export.csv?days=7", as: "admin", shows: "date,views,visitors" },
     { path: "/email-verified", as: "member", shows: "successfully verified" },
     // The pages of signing in and up are a visitor's (a member is sent home).
     { path: "/login", as: "visitor" },

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type TestUser } from "../support/factories.js";
 import { addComment, addPost, toggleLikeOf, type PostDetail } from "../support/post-fixtures.js";
@@ -123,16 +123,29 @@ const total = (page: Page, label: string) =>
     .locator("xpath=following-sibling::dd[1]")
     .textContent();
 
+/** A chart's "Show as a table", opened as a reader opens it (once), and its table. */
+async function tableOf(page: Page, title: string) {
+  const section = page.getByRole("region", { name: title });
+  const table = section.getByRole("table", { name: title });
+  if (!(await table.isVisible())) await section.getByText("Show as a table").click();
+  await shows(table);
+  return table;
+}
+
+/** The plot of `title`: its bars, named by their values, in a group named by its summary. */
+const plotOf = (page: Page, title: string) =>
+  page.getByRole("region", { name: title }).getByRole("group", { name: new RegExp(`^${title}`) });
+
 /** The chart of `title` and its table of the same numbers, each day a row. */
 async function chartOf(page: Page, title: string) {
-  const chart = page.getByRole("img", { name: new RegExp(`^${title}`) });
-  const table = page.getByRole("table", { name: title });
+  const chart = plotOf(page, title);
   await shows(chart);
+  const table = await tableOf(page, title);
   return {
     summary: await chart.getAttribute("aria-label"),
     rows: await table.getByRole("row").count(),
     today: await table.getByRole("row").last().getByRole("cell").allTextContents(),
-    todayTitle: await chart.locator("title").last().textContent(),
+    todayTitle: await chart.getByRole("img").last().getAttribute("aria-label"),
   };
 }
 
@@ -325,5 +338,266 @@ describe("the site's stats", () => {
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toBe("/");
     expect((await api.get("/api/admin/stats", { token: neighbour.token })).status).toBe(403);
+  });
+});
+
+// Issue 50 (decision 031, "Stats charts"): the y-axis, values on hover and focus, the table view,
+// weeks on a phone, the empty state, the post's and the admin's CSV, the admin's rankings.
+describe("the charts", () => {
+  /** What each bar is named ("Nov 3: 5 views, 3 visitors"), oldest first. */
+  const barNames = (page: Page, title: string) =>
+    plotOf(page, title)
+      .getByRole("img")
+      .evaluateAll((nodes) =>
+        nodes.map(
+          (node) =>
+            (node as unknown as { getAttribute(name: string): string | null }).getAttribute(
+              "aria-label",
+            ) ?? "",
+        ),
+      );
+
+  /** The tooltip a bar shows (its `::after`, made of its name): its content, or "none". */
+  const tooltipOf = (bar: Locator) =>
+    bar.evaluate((node) => {
+      const view = globalThis as unknown as {
+        getComputedStyle(element: unknown, pseudo: string): { content: string };
+      };
+      const { content } = view.getComputedStyle(node, "::after");
+      return content === "normal" || content === "" ? "none" : content;
+    });
+
+  it("draws 90 days on a phone as weeks of bars 3 px wide or more, inside the page", async () => {
+    const site = await openAs(writer, { screen: SCREENS[1] });
+    const { page } = site;
+    expect(await visit(page, "/stats?days=90", "Stats")).toBe(200);
+    const chart = plotOf(page, "Views and visitors per day");
+    await shows(chart);
+    // 90 days at 3 px a bar do not fit 390 px: 13 weeks (the first one 6 days), ending today.
+    expect(await chart.getAttribute("aria-label")).toMatch(
+      /^Views and visitors per day, by week, .*: 5 views, 3 visitors in all\./,
+    );
+    const weeks = await barNames(page, "Views and visitors per day");
+    expect(weeks).toHaveLength(13);
+    expect(weeks.at(-1)).toMatch(
+      /^[A-Z][a-z]{2} \d{1,2} to [A-Z][a-z]{2} \d{1,2}: 5 views, 3 visitors$/,
+    );
+    const widths = await chart
+      .locator("rect")
+      .evaluateAll((nodes) =>
+        nodes.map(
+          (node) =>
+            (
+              node as unknown as { getBoundingClientRect(): { width: number } }
+            ).getBoundingClientRect().width,
+        ),
+      );
+    expect(widths.length).toBeGreaterThan(0);
+    expect(Math.min(...widths)).toBeGreaterThanOrEqual(3);
+    // The table still has every day.
+    expect(await (await tableOf(page, "Views and visitors per day")).getByRole("row").count()).toBe(
+      91,
+    );
+    expect(await overflowsOf(page)).toEqual([]);
+
+    // A laptop has room for the 90 days themselves, each bar still 3 px or more.
+    await page.setViewportSize(SCREENS[0].size);
+    await expect.poll(() => barNames(page, "Views and visitors per day")).toHaveLength(90);
+    const dayWidths = await plotOf(page, "Views and visitors per day")
+      .locator("rect")
+      .evaluateAll((nodes) =>
+        nodes.map(
+          (node) =>
+            (
+              node as unknown as { getBoundingClientRect(): { width: number } }
+            ).getBoundingClientRect().width,
+        ),
+      );
+    expect(Math.min(...dayWidths)).toBeGreaterThanOrEqual(3);
+    expect(await overflowsOf(page)).toEqual([]);
+    await done(site);
+  });
+
+  it("shows a bar's values on focus and on hover, moves along the days with the arrow keys, and has round y-axis values", async () => {
+    const site = await openAs(writer);
+    const { page } = site;
+    await visit(page, "/stats?days=7", "Stats");
+    const chart = plotOf(page, "Views and visitors per day");
+    const bars = chart.getByRole("img");
+    expect(await bars.count()).toBe(7);
+    const today = bars.last();
+    const name = (await today.getAttribute("aria-label")) ?? "";
+    expect(name).toMatch(/^[A-Z][a-z]{2} \d{1,2}: 5 views, 3 visitors$/);
+    // One stop in the tab order, today's; the tooltip shows only when asked for.
+    expect(await chart.locator('[tabindex="0"]').count()).toBe(1);
+    expect(await today.getAttribute("tabindex")).toBe("0");
+    expect(await tooltipOf(today)).toBe("none");
+    await today.focus();
+    expect([`"${name}"`, "attr(aria-label)"]).toContain(await tooltipOf(today));
+
+    // The arrow keys are the page's script's: wait until React has taken the chart over.
+    await expect
+      .poll(() =>
+        today.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps"))),
+      )
+      .toBe(true);
+
+    await page.keyboard.press("ArrowLeft");
+    const yesterday = bars.nth(5);
+    await expect
+      .poll(() =>
+        yesterday.evaluate(
+          (node) =>
+            node ===
+            (globalThis as unknown as { document: { activeElement: unknown } }).document
+              .activeElement,
+        ),
+      )
+      .toBe(true);
+    expect(await yesterday.getAttribute("aria-label")).toMatch(/: 0 views, 0 visitors$/);
+    expect(await yesterday.getAttribute("tabindex")).toBe("0");
+    expect(await today.getAttribute("tabindex")).toBe("-1");
+    await page.keyboard.press("Home");
+    await expect
+      .poll(() =>
+        bars
+          .first()
+          .evaluate(
+            (node) =>
+              node ===
+              (globalThis as unknown as { document: { activeElement: unknown } }).document
+                .activeElement,
+          ),
+      )
+      .toBe(true);
+
+    // The pointer's bar shows its values, and the focused one's tooltip steps aside.
+    await today.hover();
+    expect(await tooltipOf(today)).not.toBe("none");
+    expect(await tooltipOf(bars.first())).toBe("none");
+
+    // The y-axis: 0 and round steps up to 5 or more (5 views, 3 visitors).
+    const axis = await page
+      .getByRole("region", { name: "Views and visitors per day" })
+      .locator(".chart-axis")
+      .filter({ visible: true })
+      .locator("span")
+      .allTextContents();
+    expect(axis).toEqual(["6", "4", "2", "0"]);
+    await done(site);
+  });
+
+  it("has a table view of the same numbers as its bars", async () => {
+    const site = await openAs(writer, { javaScriptEnabled: false });
+    const { page } = site;
+    await visit(page, "/stats?days=7", "Stats");
+    for (const title of ["Views and visitors per day", "Likes and comments per day"]) {
+      const fromBars = (await barNames(page, title)).map((name) =>
+        [...(name.split(": ")[1] ?? "").matchAll(/(\d[\d,]*) /g)].map((match) => match[1]),
+      );
+      const rows = (await tableOf(page, title)).getByRole("row");
+      expect(await rows.count()).toBe(8);
+      const fromTable: string[][] = [];
+      for (let at = 1; at < 8; at += 1) {
+        fromTable.push(await rows.nth(at).getByRole("cell").allTextContents());
+      }
+      expect(fromTable, title).toEqual(fromBars);
+    }
+    expect(
+      await (
+        await tableOf(page, "Views and visitors per day")
+      )
+        .getByRole("row")
+        .last()
+        .getByRole("cell")
+        .allTextContents(),
+    ).toEqual(["5", "3"]);
+    await done(site);
+  });
+
+  it("says plainly when a range has no views, with a hint, instead of an empty chart", async () => {
+    const site = await openAs(neighbour, { screen: SCREENS[1] });
+    const { page } = site;
+    expect(await visit(page, "/stats?days=7", "Stats")).toBe(200);
+    const views = page.getByRole("region", { name: "Views and visitors per day" });
+    await shows(
+      views.getByText(/^No views in the last 7 days yet\. Share a post where your readers are/),
+    );
+    expect(await views.getByRole("group").count()).toBe(0);
+    expect(await views.getByRole("table").count()).toBe(0);
+    await shows(
+      page
+        .getByRole("region", { name: "Likes and comments per day" })
+        .getByText("No likes or comments in the last 7 days."),
+    );
+    expect(await overflowsOf(page)).toEqual([]);
+    await expectAccessible(page);
+    await done(site);
+  });
+
+  it("offers a post's numbers as a CSV on its page, to its author and admins only", async () => {
+    const site = await openAs(writer);
+    const { page } = site;
+    await visit(page, `/stats/posts/${post._id}?days=7`, "Stats: Walking the coast");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`stats-${post._id}-7d.csv`);
+    const lines = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("date,views,visitors,likes,comments");
+    expect(lines).toHaveLength(8);
+    expect(lines.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2},5,3,1,1$/);
+    await done(site);
+
+    const file = `${server.url}/stats/posts/${post._id}/export.csv`;
+    const asAdmin = await fetch(file, { headers: { cookie: `session=${admin.token}` } });
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect((await asAdmin.text()).split("\r\n")).toHaveLength(32);
+    const other = await fetch(file, { headers: { cookie: `session=${neighbour.token}` } });
+    expect(other.status).toBe(404);
+  });
+
+  it("gives the admin the site's CSV, its most read posts and where readers came from", async () => {
+    const site = await openAs(admin);
+    const { page } = site;
+    await visit(page, "/admin-dashboard/stats", "Site stats");
+    const read = page.getByRole("region", { name: "Most read posts" });
+    expect(await read.getByRole("listitem").allTextContents()).toEqual([
+      "Walking the coast5 views, 3 visitors",
+    ]);
+    expect(await read.getByRole("link", { name: "Walking the coast" }).getAttribute("href")).toBe(
+      `/posts/details/${post._id}`,
+    );
+    const from = page.getByRole("region", { name: "Where readers came from" });
+    expect(await from.getByRole("listitem").allTextContents()).toEqual([
+      "news.example.com2 visitors",
+      "forum.example.org1 visitor",
+    ]);
+    // Other sites' names as text: never a link to them.
+    expect(await from.getByRole("link").count()).toBe(0);
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("site-stats-30d.csv");
+    const lines = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("date,views,visitors,signups,posts,comments,subscribers");
+    expect(lines).toHaveLength(31);
+    // Today: the views, the admin and two members, two posts, one comment, no subscriber.
+    expect(lines.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2},5,3,3,2,1,0$/);
+    await done(site);
+
+    const member = await fetch(`${server.url}/admin-dashboard/stats/export.csv`, {
+      headers: { cookie: `session=${neighbour.token}` },
+      redirect: "manual",
+    });
+    expect(member.status).toBe(403);
+    const visitor = await fetch(`${server.url}/admin-dashboard/stats/export.csv`, {
+      redirect: "manual",
+    });
+    expect(visitor.status).toBe(302);
   });
 });

@@ -61,15 +61,16 @@ export function StatsSection(props: { title: string; children: ReactNode }) {
   );
 }
 
-/** A section of one chart, headed as the chart is named. */
+/** A section of one chart, headed as the chart is named; `empty` when it has nothing to draw. */
 export function ChartSection<K extends string>(props: {
   title: string;
   days: readonly ({ date: string } & Record<K, number>)[];
   series: readonly ChartSeries<K>[];
+  empty: string;
 }) {
   return (
     <StatsSection title={props.title}>
-      <StatsChart title={props.title} days={props.days} series={props.series} />
+      <StatsChart title={props.title} days={props.days} series={props.series} empty={props.empty} />
     </StatsSection>
   );
 }
@@ -89,13 +90,15 @@ interface ReadStats {
 
 /**
  * A stats page's body: the range switch, then (the range refused, or) views and visitors with
- * the page's own totals after them, the views chart, and the page's own sections.
+ * the page's own totals after them, the views chart (or, with no views, a line saying so and
+ * `noViewsHint`), and the page's own sections.
  */
 export function StatsPanels<S extends ReadStats>(props: {
   path: string;
   days: StatsRange | undefined;
   stats: S | null;
   totals: (stats: S) => readonly { label: string; value: number }[];
+  noViewsHint: string;
   children: (stats: S) => ReactNode;
 }) {
   const { stats } = props;
@@ -117,6 +120,7 @@ export function StatsPanels<S extends ReadStats>(props: {
             title="Views and visitors per day"
             days={stats.daily}
             series={VIEWS_SERIES}
+            empty={`No views in the last ${String(stats.daily.length)} days yet. ${props.noViewsHint}`}
           />
           {props.children(stats)}
         </>
@@ -125,9 +129,12 @@ export function StatsPanels<S extends ReadStats>(props: {
   );
 }
 
-/** Posts or sites, most first, with their count; `empty` when there are none. */
+/**
+ * Posts or sites, most first, with their count (and their visitors, where a row has them);
+ * `empty` when there are none.
+ */
 export function Ranking(props: {
-  rows: readonly { key: string; name: ReactNode; count: number }[];
+  rows: readonly { key: string; name: ReactNode; count: number; visitors?: number }[];
   unit: "view" | "visitor";
   empty: string;
 }) {
@@ -137,10 +144,33 @@ export function Ranking(props: {
       {props.rows.map((row) => (
         <li key={row.key}>
           <span className="stats-name">{row.name}</span>
-          <span className="stats-count">{counted(row.count, props.unit)}</span>
+          <span className="stats-count">
+            {row.visitors === undefined
+              ? counted(row.count, props.unit)
+              : `${counted(row.count, props.unit)}, ${counted(row.visitors, "visitor")}`}
+          </span>
         </li>
       ))}
     </ol>
+  );
+}
+
+/**
+ * A stats page's numbers a day as a file: its CSV sits at the page's address and
+ * `/export.csv`, for the same range (a resource route; the browser downloads it).
+ */
+export function CsvDownload(props: { path: string; days: number; what: string }) {
+  return (
+    <p>
+      <a
+        href={`${props.path}/export.csv?days=${String(props.days)}`}
+        className="button button-ghost"
+        download
+      >
+        Download CSV
+      </a>{" "}
+      <span className="muted">{props.what}</span>
+    </p>
   );
 }
 
@@ -161,8 +191,6 @@ export function ReferrerRanking(props: { referrers: readonly { host: string; vie
     />
   );
 }
-
-/** A post's stats page. */
 
 /** Links to the post's stats (its author's and admins'), as the post page's tools show it. */
 export function PostStatsLink(props: { postId: string }) {
