@@ -17,6 +17,9 @@ export type UnpublishedTab = "drafts" | "scheduled";
 export const profilePath = (userId: string, tab?: UnpublishedTab) =>
   `/profile/${encodeURIComponent(userId)}${tab ? `?tab=${tab}` : ""}`;
 
+/** A post's full editor. */
+export const postEditorPath = (postId: string) => `/posts/edit/${encodeURIComponent(postId)}`;
+
 /** What the quick editor reads of a post's mailing when it opens (decision 028). */
 export const postNewsletterOfferPath = (postId: string) =>
   `/posts/edit/${encodeURIComponent(postId)}/newsletter`;

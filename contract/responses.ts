@@ -213,6 +213,14 @@ export const AdminUserSchema = named(
 
 export const AdminUserListSchema = named("AdminUserList", z.array(AdminUserSchema));
 
+export const AdminUserSearchSchema = named(
+  "AdminUserSearch",
+  z.object({
+    total: z.number().int().describe("How many accounts the search finds, on every page"),
+    users: z.array(AdminUserSchema),
+  }),
+);
+
 export const ProfileSchema = named(
   "Profile",
   PublicUserSchema.extend({

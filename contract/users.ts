@@ -111,7 +111,7 @@ export const profileUpdateSchema = (currentUsername?: string) =>
 export const ProfileUpdateSchema = profileUpdateSchema();
 export type ProfileUpdateInput = z.infer<typeof ProfileUpdateSchema>;
 
-/** Rows a page of the admin's user list holds (`GET /api/users/profile?pageNumber=n`, the table). */
+/** Rows a page of the admin's user list holds (`GET /api/admin/users?pageNumber=n`, the table). */
 export const USERS_PAGE_SIZE = 20;
 
 export const userListMessages = {
@@ -129,7 +129,7 @@ export const UserSearchSchema = z.object({
     .describe("Only accounts whose username or e-mail contains this text (any case)"),
 });
 
-/** `GET /api/users/profile?q=&pageNumber=n`: every matching account when pageNumber is left out. */
+/** `GET /api/admin/users?q=&pageNumber=n`: every matching account when pageNumber is left out. */
 export const UserListQuerySchema = UserSearchSchema.extend({
   pageNumber: PageQuerySchema.shape.pageNumber.describe(
     `A page of ${String(USERS_PAGE_SIZE)}, newest first; every account when left out`,

@@ -30,7 +30,7 @@ import { WritingFields } from "../features/posts/writing-fields.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/edit-post";
-import { postPath } from "../../contract/page-paths.js";
+import { postEditorPath, postPath } from "../../contract/page-paths.js";
 import { NewsletterChoice } from "../features/newsletter/newsletter-choice.js";
 import { newsletterOffer } from "../../core/newsletter/audience.js";
 import { sendTestNewsletter } from "../../core/newsletter/sending.js";
@@ -140,7 +140,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, {
     title: `Edit: ${loaderData.post.title}`,
     description: "Edit a post.",
-    path: `/posts/edit/${loaderData.post._id}`,
+    path: postEditorPath(loaderData.post._id),
   });
 
 export default function EditPost({ loaderData }: Route.ComponentProps) {

@@ -27,7 +27,7 @@ import { useClientValidation, type ActionResult } from "../forms/form-state.js";
 import type { PostStatus } from "../../../contract/content.js";
 import { PublishControls } from "./publish-controls.js";
 import { NewsletterChoice, type NewsletterOffer } from "../newsletter/newsletter-choice.js";
-import { postNewsletterOfferPath } from "../../../contract/page-paths.js";
+import { postEditorPath, postNewsletterOfferPath } from "../../../contract/page-paths.js";
 
 export type Result = (ActionResult & { intent?: string | undefined }) | undefined;
 
@@ -333,7 +333,7 @@ export function OwnerTools(props: {
     <div className="owner-tools">
       {/* One Edit, the full editor (issue 50); a draft also gets its Publish. The rest (SPEC's
           quick edit and image upload among them) waits in "More". */}
-      <Link to={`/posts/edit/${postId ?? ""}`} className="button button-small">
+      <Link to={postEditorPath(postId ?? "")} className="button button-small">
         <EditIcon /> Edit
       </Link>
       {unpublished ? <StatusButton intent="publish" label="Publish" /> : null}
@@ -370,7 +370,7 @@ export function OwnerTools(props: {
           <input type="hidden" name="intent" value="edit-post" />
           <p className="muted">
             The cover, tags, search-engine fields and earlier versions are in the{" "}
-            <Link to={`/posts/edit/${postId ?? ""}`}>full editor</Link>.
+            <Link to={postEditorPath(postId ?? "")}>full editor</Link>.
           </p>
           <Field label="Title" name="title" defaultValue={props.post.title} error={errors.title} />
           <Field

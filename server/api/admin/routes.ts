@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { listAudit } from "../../../core/audit/audit-log.js";
+import { countUsers, listUsers } from "../../../core/users/users-service.js";
 import type { CoreDeps } from "../../../core/deps.js";
 import { requireSignedIn } from "../../plugins/auth.js";
 import { readPageQuery } from "../query.js";
@@ -12,5 +13,13 @@ export function adminRoutes(app: FastifyInstance, deps: CoreDeps) {
     const { actor } = await requireSignedIn(deps, request);
     const { pageNumber } = readPageQuery(request.query);
     return listAudit(deps, actor, pageNumber ?? 1);
+  });
+
+  // The users table's search and pages, beside SPEC's list of every account (issue 50).
+  app.get("/api/admin/users", documented(docs.users), async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    const users = await listUsers(deps, actor, request.query);
+    const { userCount } = await countUsers(deps, actor, request.query);
+    return { total: userCount, users };
   });
 }

@@ -26,12 +26,12 @@ type IdParams = { Params: { id: string } };
 export function userRoutes(app: FastifyInstance, deps: CoreDeps) {
   app.get("/api/users/count", documented(docs.count), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
-    return countUsers(deps, actor, request.query);
+    return countUsers(deps, actor);
   });
 
   app.get("/api/users/profile", documented(docs.list), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
-    return listUsers(deps, actor, request.query);
+    return listUsers(deps, actor);
   });
 
   app.get<IdParams>("/api/users/profile/:id", documented(docs.profile), async (request) => {
