@@ -428,6 +428,7 @@ beforeAll(async () => {
     { path: "/api/posts?tag=counted&pageNumber=1", as: "member" },
     { path: "/api/categories/category/Travel?pageNumber=1", as: "member" },
     { path: "/api/admin/audit?pageNumber=1", as: "admin" },
+    { path: "/api/admin/users?pageNumber=1", as: "admin" },
     { path: "/api/reports", as: "admin" },
     { path: "/api/reports?status=closed&pageNumber=1", as: "admin" },
     { path: "/api/notifications?pageNumber=1", as: "member" },
