@@ -49,9 +49,14 @@ async function main() {
     ADMIN_EMAIL: "lighthouse-admin@example.com",
     ADMIN_PASSWORD: "Lighthouse-Admin1!",
   });
+  // A Chromium that fails to start must not leave the server running.
   const chrome = await launch({
     chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
     chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  }).catch((error: unknown) => {
+    child.kill("SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
   });
   try {
     const posts = JSON.parse((await get(`${base}/api/posts?pageNumber=1`)).body) as {
@@ -85,6 +90,13 @@ async function main() {
           audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative",
       );
       if (process.env.LIGHTHOUSE_DEBUG) {
+        // What the page did unthrottled: the simulation counts every task before the observed paint.
+        process.stdout.write(
+          `metrics: ${JSON.stringify(result.lhr.audits.metrics?.details ?? null).slice(0, 3000)}\n`,
+        );
+        process.stdout.write(
+          `bootup-time: ${JSON.stringify(result.lhr.audits["bootup-time"]?.details ?? null).slice(0, 3000)}\n`,
+        );
         for (const audit of failing) {
           process.stdout.write(
             `${audit.id}: ${JSON.stringify(audit.details ?? null).slice(0, 1500)}\n`,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REPORT_ACTIONS, REPORT_NOTE_MAX, REPORT_REASONS } from "./report-rules.js";
 import { parseIsoTime } from "./publish-time.js";
 
 /** Inputs of the moderation calls (DESIGN.md 9, "Conversations and moderation"). */
@@ -39,9 +40,7 @@ export const SuspendSchema = z.object({
   ...suspensionTerms,
 });
 
-export const REPORT_REASONS = ["spam", "harassment", "other"] as const;
-export const REPORT_ACTIONS = ["dismiss", "remove", "suspend"] as const;
-export const REPORT_NOTE_MAX = 500;
+export * from "./report-rules.js";
 
 export const reportMessages = {
   targetRequired: "Report exactly one of postId, commentId or userId",

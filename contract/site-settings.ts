@@ -17,15 +17,9 @@ export const SITE_LOGO_MAX_BYTES = 7_000_000;
  */
 export const PHONE_PATTERN = /^\+?(?:[\s().\-/]*\d){5,20}[\s().\-/]*$/;
 
-/** The networks the footer has an icon for, in the order it shows them (issue 33). */
-export const SOCIAL_NETWORKS = ["github", "linkedin", "x", "facebook"] as const;
-export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
-export const SOCIAL_NETWORK_NAMES: Record<SocialNetwork, string> = {
-  github: "GitHub",
-  linkedin: "LinkedIn",
-  x: "X",
-  facebook: "Facebook",
-};
+// Zod-free, for the footer on every page.
+import { SOCIAL_NETWORKS, type SocialNetwork } from "./social-networks.js";
+export { SOCIAL_NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "./social-networks.js";
 export const SOCIAL_URL_MAX = 2000;
 
 export const siteSettingsMessages = {

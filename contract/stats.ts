@@ -1,11 +1,9 @@
 import { z } from "zod";
+import { DEFAULT_STATS_RANGE, STATS_RANGES, type StatsRange } from "./stats-ranges.js";
 
 // Writers' stats (DESIGN.md 10, "Writers' stats"; decision 026).
 
-/** The ranges a stats call or page takes, in days (today included, UTC). */
-export const STATS_RANGES = [7, 30, 90] as const;
-export type StatsRange = (typeof STATS_RANGES)[number];
-export const DEFAULT_STATS_RANGE: StatsRange = 30;
+export * from "./stats-ranges.js";
 /** The most read posts and the referring hosts a stats answer lists. */
 export const STATS_POSTS_MAX = 50;
 export const STATS_REFERRERS_MAX = 20;

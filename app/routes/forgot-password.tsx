@@ -1,5 +1,4 @@
 import { Form, useActionData, useNavigation } from "react-router";
-import { ForgotPasswordSchema } from "../../contract/auth.js";
 import { sendPasswordResetLink } from "../../core/auth/auth-service.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { Field } from "../features/forms/field.js";
@@ -32,12 +31,15 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
 export default function ForgotPassword() {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const { errors, onSubmit } = useClientValidation(ForgotPasswordSchema, result?.errors);
+  const { errors, form } = useClientValidation(
+    () => import("../../contract/auth.js").then((m) => m.ForgotPasswordSchema),
+    result?.errors,
+  );
   useToastOn(result);
   return (
     <section className="form-page">
       <h1>Forgot Password</h1>
-      <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+      <Form method="post" noValidate {...form} className="card form">
         <FormAlert result={result} />
         <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
         <button type="submit" className="button" disabled={busy}>

@@ -1,6 +1,5 @@
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
-import { LoginSchema } from "../../contract/auth.js";
-import { securityMessages } from "../../contract/account-security.js";
+import { securityMessages } from "../../contract/security-messages.js";
 import {
   authMessages,
   findUserByEmail,
@@ -123,7 +122,10 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
 export default function Login({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const { errors, onSubmit } = useClientValidation(LoginSchema, result?.errors);
+  const { errors, form } = useClientValidation(
+    () => import("../../contract/auth.js").then((m) => m.LoginSchema),
+    result?.errors,
+  );
   useToastOn(result);
   const noticeToasted = useSaidInToast(result && "notice" in result ? result.notice : undefined);
   const codeStep =
@@ -143,7 +145,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   return (
     <section className="form-page">
       <h1>Log in to your account</h1>
-      <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+      <Form method="post" noValidate {...form} className="card form">
         {result && "notice" in result ? (
           <div role="status" className="form-note">
             {/* SPEC's words are the toast's while it shows: said once (issue 50). */}

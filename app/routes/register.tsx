@@ -1,5 +1,5 @@
 import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
-import { PASSWORD_HINT, RegisterSchema } from "../../contract/auth.js";
+import { PASSWORD_HINT } from "../../contract/auth-rules.js";
 import { findUserByEmail, register } from "../../core/auth/auth-service.js";
 import { signupProof } from "../../core/auth/signup-proof.js";
 import { signupCookie } from "../features/auth/session-cookie.server.js";
@@ -47,12 +47,15 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
 export default function Register() {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const { errors, onSubmit } = useClientValidation(RegisterSchema, result?.errors);
+  const { errors, form } = useClientValidation(
+    () => import("../../contract/auth.js").then((m) => m.RegisterSchema),
+    result?.errors,
+  );
   useToastOn(result);
   return (
     <section className="form-page">
       <h1>Create new account</h1>
-      <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+      <Form method="post" noValidate {...form} className="card form">
         <FormAlert result={result} />
         <Field label="Username" name="username" autoComplete="username" error={errors.username} />
         <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} />

@@ -1,5 +1,5 @@
 import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
-import { PASSWORD_HINT, ResetPasswordSchema } from "../../contract/auth.js";
+import { PASSWORD_HINT } from "../../contract/auth-rules.js";
 import { checkPasswordResetLink, resetPassword } from "../../core/auth/auth-service.js";
 import { attempt, fail, formFields, limited } from "../features/forms/action.server.js";
 import { flashCookie } from "../features/flash.server.js";
@@ -42,13 +42,16 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 export default function ResetPassword({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const { errors, onSubmit } = useClientValidation(ResetPasswordSchema, result?.errors);
+  const { errors, form } = useClientValidation(
+    () => import("../../contract/auth.js").then((m) => m.ResetPasswordSchema),
+    result?.errors,
+  );
   useToastOn(result);
   return (
     <section className="form-page">
       <h1>Reset Password</h1>
       {loaderData.linkValid ? (
-        <Form method="post" noValidate onSubmit={onSubmit} className="card form">
+        <Form method="post" noValidate {...form} className="card form">
           <FormAlert result={result} />
           <Field
             label="New Password"

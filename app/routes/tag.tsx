@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { isTag, normalizeTag } from "../../contract/content.js";
+import { isTag, normalizeTag } from "../../contract/content-rules.js";
 import { PAGE_SIZE } from "../../contract/limits.js";
 import { countPosts, listPosts } from "../../core/posts/posts-service.js";
 import { pageFrom, Pager } from "../features/posts/pager.js";

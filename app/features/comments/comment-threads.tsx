@@ -1,6 +1,5 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { CommentCreateSchema } from "../../../contract/content.js";
 import type { CommentThread } from "../../../core/comments/threads.js";
 import { dateTime } from "../../ui/format.js";
 import { TextAreaField } from "../forms/field.js";
@@ -26,14 +25,18 @@ interface Viewing {
   reportMenu: (comment: Comment) => ReactNode;
 }
 
-const ReplyTextSchema = CommentCreateSchema.pick({ text: true });
-
 /**
  * The reply form, opened in place by its summary (a details element: no JavaScript needed). A
  * reply to a reply joins the thread; the server addresses it "@name".
  */
 function ReplyForm({ comment, result }: { comment: Comment; result: Result }) {
-  const { errors, onSubmit } = useClientValidation(ReplyTextSchema, undefined);
+  const { errors, form: checks } = useClientValidation(
+    () =>
+      import("../../../contract/content.js").then((m) =>
+        m.CommentCreateSchema.pick({ text: true }),
+      ),
+    undefined,
+  );
   const busy = useNavigation().state === "submitting";
   const id = `reply-${comment._id}`;
   const details = useRef<HTMLDetailsElement>(null);
@@ -48,7 +51,7 @@ function ReplyForm({ comment, result }: { comment: Comment; result: Result }) {
   return (
     <details className="reply-toggle" ref={details}>
       <summary>Reply</summary>
-      <Form method="post" noValidate onSubmit={onSubmit} className="form reply-form" ref={form}>
+      <Form method="post" noValidate {...checks} className="form reply-form" ref={form}>
         <input type="hidden" name="intent" value="reply" />
         <input type="hidden" name="parentId" value={comment._id} />
         <TextAreaField

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
-import { imageFileError, imageRefusalOf } from "../../../contract/content.js";
+import { imageFileError, imageRefusalOf } from "../../../contract/content-rules.js";
 import { BODY_IMAGE_MAX_BYTES } from "../../../contract/limits.js";
 import { dropDraft, keepDraft, readDraft } from "./draft-store.js";
 import { describeImageEdit, imageMarkdown, type Edit } from "./markdown-marks.js";

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { z } from "zod";
-import { parseWith, type FieldErrors } from "../../../contract/validation.js";
+import { parseWith, type FieldErrors } from "../../../contract/field-errors.js";
 
 /** What an action answers when it does not redirect: a message, and errors per field. */
 export interface ActionResult {
@@ -9,19 +9,43 @@ export interface ActionResult {
   errors?: FieldErrors;
 }
 
+/** A form's schema, loaded when the form is first used (zod stays out of every page's first load). */
+export type SchemaLoader = () => Promise<z.ZodType>;
+
 /**
  * Checks a form in the browser with the same schema the server uses, before it is sent; with
- * JavaScript off the server's answer shows the same messages.
+ * JavaScript off the server's answer shows the same messages. Zod and the schema are fetched when
+ * the form is first touched (`form`'s focus and pointer handlers): a page that is only read never
+ * loads them, and a form sent before they arrive is checked by the server, in the same words.
  */
-export function useClientValidation(schema: z.ZodType, serverErrors: FieldErrors | undefined) {
+export function useClientValidation(
+  loadSchema: SchemaLoader,
+  serverErrors: FieldErrors | undefined,
+) {
   const [clientErrors, setClientErrors] = useState<FieldErrors | undefined>();
   // The server's errors as they were when the form was sent again: they speak of what was sent
   // before, so they stay hidden until the new answer (a new object) comes.
   const [sentOver, setSentOver] = useState<FieldErrors | undefined>();
+  const schema = useRef<z.ZodType | undefined>(undefined);
+  const loading = useRef(false);
+  const prepare = () => {
+    if (loading.current) return;
+    loading.current = true;
+    // validation.js sets zod's browser mode (no eval probe, for the CSP) before any schema runs.
+    void Promise.all([import("../../../contract/validation.js"), loadSchema()]).then(
+      ([, loaded]) => {
+        schema.current = loaded;
+      },
+      () => {
+        // Offline or a new deploy: the server checks the form instead, and a later touch retries.
+        loading.current = false;
+      },
+    );
+  };
   const onSubmit = (event: { currentTarget: HTMLFormElement; preventDefault(): void }) => {
     const values = Object.fromEntries(new FormData(event.currentTarget).entries());
-    const result = parseWith(schema, values);
-    if (!result.ok) {
+    const result = schema.current ? parseWith(schema.current, values) : undefined;
+    if (result && !result.ok) {
       event.preventDefault();
       setClientErrors(result.errors);
     } else {
@@ -31,7 +55,12 @@ export function useClientValidation(schema: z.ZodType, serverErrors: FieldErrors
   };
   const current =
     serverErrors !== undefined && serverErrors === sentOver ? undefined : serverErrors;
-  return { errors: clientErrors ?? current ?? {}, onSubmit };
+  return {
+    errors: clientErrors ?? current ?? {},
+    onSubmit,
+    /** For the form element: checks on submit, loads the schema when the form is first touched. */
+    form: { onSubmit, onFocus: prepare, onPointerDown: prepare },
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { imageFileError } from "../../../contract/content.js";
+import { imageFileError } from "../../../contract/content-rules.js";
 import { useFilePreview } from "./form-state.js";
 
 /**

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { imageFileError } from "../../../contract/content.js";
+import { imageFileError } from "../../../contract/content-rules.js";
 import { ImageIcon } from "../../ui/icons.js";
 import { useFilePreview, useSingleSubmit, type ActionResult } from "./form-state.js";
 

@@ -3,7 +3,7 @@ import {
   SOCIAL_NETWORK_NAMES,
   SOCIAL_NETWORKS,
   type SocialNetwork,
-} from "../../../contract/site-settings.js";
+} from "../../../contract/social-networks.js";
 import {
   FacebookIcon,
   GithubIcon,

@@ -1,5 +1,4 @@
 import { useFetcher, useRouteLoaderData } from "react-router";
-import { subscribeSchema } from "../../../contract/newsletter.js";
 import { newsletterSubscribePath } from "../../../contract/page-paths.js";
 import { Field } from "../forms/field.js";
 import { FormAlert } from "../forms/form-alert.js";
@@ -29,7 +28,10 @@ export function SubscribeForm(props: {
 }) {
   const fetcher = useFetcher<ActionResult>();
   const result = fetcher.data ?? props.answer;
-  const { errors, onSubmit } = useClientValidation(subscribeSchema, result?.errors);
+  const { errors, form } = useClientValidation(
+    () => import("../../../contract/newsletter.js").then((m) => m.subscribeSchema),
+    result?.errors,
+  );
   const choices = props.choices ?? [props.scope];
   // A member subscribes their account's address in one click; the page stays the same for every
   // member (a shell), as the address is read by the action, not written here.
@@ -41,7 +43,7 @@ export function SubscribeForm(props: {
         method="post"
         action={newsletterSubscribePath}
         noValidate
-        onSubmit={member ? undefined : onSubmit}
+        {...(member ? {} : form)}
         className="form subscribe-form"
       >
         {choices.length > 1 ? (

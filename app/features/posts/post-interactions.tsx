@@ -1,10 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { Form, Link, useFetcher, useNavigation, useParams } from "react-router";
-import {
-  CommentCreateSchema,
-  CommentUpdateSchema,
-  PostUpdateSchema,
-} from "../../../contract/content.js";
 import { IMAGE_ALT_MAX, IMAGE_REPLACE_MAX_BYTES } from "../../../contract/limits.js";
 import type { FieldErrors } from "../../../contract/validation.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
@@ -211,17 +206,21 @@ function LazyBodyEditor(props: BodyEditorProps) {
   );
 }
 
-const CommentTextSchema = CommentCreateSchema.pick({ text: true });
-
 export function CommentForm({ result }: { result: Result }) {
-  const { errors, onSubmit } = useClientValidation(CommentTextSchema, errorsFor(result, "comment"));
+  const { errors, form } = useClientValidation(
+    () =>
+      import("../../../contract/content.js").then((m) =>
+        m.CommentCreateSchema.pick({ text: true }),
+      ),
+    errorsFor(result, "comment"),
+  );
   const busy = useNavigation().state === "submitting";
   const done = result?.ok === true && result.intent === "comment";
   return (
     <Form
       method="post"
       noValidate
-      onSubmit={onSubmit}
+      {...form}
       className="form comment-form"
       key={done ? "sent" : "writing"}
     >
@@ -247,8 +246,8 @@ export function CommentTools(props: { commentId: string; text: string; result: R
     setOpen(false);
   };
   const intent = `edit-comment:${props.commentId}`;
-  const { errors, onSubmit } = useClientValidation(
-    CommentUpdateSchema,
+  const { errors, form } = useClientValidation(
+    () => import("../../../contract/content.js").then((m) => m.CommentUpdateSchema),
     props.result?.intent === "edit-comment" && !props.result.ok ? props.result.errors : undefined,
   );
   useCloseOnSuccess(props.result, "edit-comment", close);
@@ -272,7 +271,7 @@ export function CommentTools(props: { commentId: string; text: string; result: R
         icon={<TrashIcon />}
       />
       <Modal title="Edit Comment" titleId={`${intent}-title`} open={open} onClose={close}>
-        <Form method="post" noValidate onSubmit={onSubmit} className="form" id={intent}>
+        <Form method="post" noValidate {...form} className="form" id={intent}>
           <input type="hidden" name="intent" value="edit-comment" />
           <input type="hidden" name="commentId" value={props.commentId} />
           <TextAreaField
@@ -321,8 +320,8 @@ export function OwnerTools(props: {
   const close = () => {
     setEditing(false);
   };
-  const { errors, onSubmit } = useClientValidation(
-    PostUpdateSchema,
+  const { errors, form } = useClientValidation(
+    () => import("../../../contract/content.js").then((m) => m.PostUpdateSchema),
     errorsFor(props.result, "edit-post"),
   );
   useCloseOnSuccess(props.result, "edit-post", close);
@@ -366,7 +365,7 @@ export function OwnerTools(props: {
         />
       </DisclosureMenu>
       <Modal title="Update Post" titleId="update-post-title" open={editing} onClose={close}>
-        <Form method="post" noValidate onSubmit={onSubmit} className="form">
+        <Form method="post" noValidate {...form} className="form">
           <input type="hidden" name="intent" value="edit-post" />
           <p className="muted">
             The cover, tags, search-engine fields and earlier versions are in the{" "}

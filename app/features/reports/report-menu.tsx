@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useFetcher, useLocation } from "react-router";
-import { REPORT_NOTE_MAX, REPORT_REASONS } from "../../../contract/moderation.js";
+import { REPORT_NOTE_MAX, REPORT_REASONS } from "../../../contract/report-rules.js";
 
 const REASON_LABELS: Record<(typeof REPORT_REASONS)[number], string> = {
   spam: "Spam",

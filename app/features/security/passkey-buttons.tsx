@@ -7,7 +7,7 @@ import {
 } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
 import { useNavigation, useSubmit } from "react-router";
-import { PASSKEY_NAME_MAX } from "../../../contract/account-security.js";
+import { PASSKEY_NAME_MAX } from "../../../contract/security-messages.js";
 import { Field } from "../forms/field.js";
 
 const COULD_NOT = "The passkey could not be used, please try again";

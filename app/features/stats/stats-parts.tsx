@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from "react";
 import { Link } from "react-router";
-import { STATS_RANGES, type StatsRange } from "../../../contract/stats.js";
+import { STATS_RANGES, type StatsRange } from "../../../contract/stats-ranges.js";
 import { formatCount } from "../../ui/format.js";
 import { StatsChart, type ChartSeries } from "./stats-chart.js";
 import { postStatsPath } from "../../../contract/page-paths.js";

@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
-import { CategoryCreateSchema } from "../../../contract/content.js";
 import { createCategory, listCategories } from "../../../core/categories/categories-service.js";
 import { countComments } from "../../../core/comments/comments-service.js";
 import { countPosts } from "../../../core/posts/posts-service.js";
@@ -55,7 +54,10 @@ const CARDS = [
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const { errors, onSubmit } = useClientValidation(CategoryCreateSchema, result?.errors);
+  const { errors, form } = useClientValidation(
+    () => import("../../../contract/content.js").then((m) => m.CategoryCreateSchema),
+    result?.errors,
+  );
   useToastOn(result);
   // A new, empty form after each added category; a refused one keeps what was typed.
   const [added, setAdded] = useState(0);
@@ -76,13 +78,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
-      <Form
-        method="post"
-        noValidate
-        onSubmit={onSubmit}
-        className="card form add-category"
-        key={added}
-      >
+      <Form method="post" noValidate {...form} className="card form add-category" key={added}>
         <h2>Add New Category</h2>
         <FormAlert result={result} />
         <Field

@@ -8,7 +8,6 @@ import {
   SOCIAL_NETWORK_NAMES,
   SOCIAL_NETWORKS,
   SOCIAL_URL_MAX,
-  SiteSettingsSchema,
   type SocialNetwork,
 } from "../../../contract/site-settings.js";
 import {
@@ -101,7 +100,10 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
   const { site } = loaderData;
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const { errors, onSubmit } = useClientValidation(SiteSettingsSchema, result?.errors);
+  const { errors, form } = useClientValidation(
+    () => import("../../../contract/site-settings.js").then((m) => m.SiteSettingsSchema),
+    result?.errors,
+  );
   useToastOn(result);
   const typed = typedOf(result);
   const value = (name: TextName) => typed?.[name] ?? site[name];
@@ -112,7 +114,7 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
         method="post"
         encType="multipart/form-data"
         noValidate
-        onSubmit={onSubmit}
+        {...form}
         className="card form site-settings"
         // A saved form starts again from the stored values.
         key={`${String(loaderData.requireAdminSecondFactor)}|${loaderData.newsletterDefault}|${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}|${JSON.stringify(site.socialLinks)}`}
