@@ -240,6 +240,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               onClose={closeMenu}
               user={user}
               categories={data.categories}
+              links={data.site.navigation.header}
             />
           </>
         ) : null}

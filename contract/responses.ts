@@ -340,6 +340,14 @@ export const SiteSettingsSchema = named(
     newsletterDefault: z
       .enum(["send", "none"])
       .describe("A new post's `newsletter` when its writer does not say"),
+    navigation: z
+      .object({
+        header: z.array(z.object({ label: z.string(), url: z.string() })),
+        footer: z.array(z.object({ label: z.string(), url: z.string() })),
+      })
+      .describe(
+        "The header's and footer's links, in order (the defaults until an admin saves them)",
+      ),
   }),
 );
 

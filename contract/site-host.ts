@@ -45,6 +45,8 @@ export interface SiteInfo {
   logo: PublicSiteSettings["logo"];
   /** The footer's social links, only the networks that have one. */
   socialLinks: PublicSiteSettings["socialLinks"];
+  /** The header's and footer's links as the admin set them (decision 032). */
+  navigation: PublicSiteSettings["navigation"];
   publicUrl: string;
 }
 

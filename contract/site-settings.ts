@@ -17,6 +17,13 @@ export const SITE_LOGO_MAX_BYTES = 7_000_000;
  */
 export const PHONE_PATTERN = /^\+?(?:[\s().\-/]*\d){5,20}[\s().\-/]*$/;
 
+import {
+  isNavigationUrl,
+  NAVIGATION_LABEL_MAX,
+  NAVIGATION_LINKS_MAX,
+  navigationMessages,
+  type SiteNavigation,
+} from "./navigation.js";
 // Zod-free, for the footer on every page.
 import { SOCIAL_NETWORKS, type SocialNetwork } from "./social-networks.js";
 export { SOCIAL_NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "./social-networks.js";
@@ -87,6 +94,35 @@ const socialLinks = z.preprocess(
   ),
 );
 
+const n = navigationMessages;
+
+/** One place's links, in order: each with a label and an address (decision 032). */
+const navigationLinks = z
+  .array(
+    z.object(
+      {
+        label: requiredString(n.labelRequired).max(NAVIGATION_LABEL_MAX, n.labelTooLong),
+        url: requiredString(n.urlRequired).refine(isNavigationUrl, n.urlInvalid),
+      },
+      { error: n.invalid },
+    ),
+    { error: n.invalid },
+  )
+  .max(NAVIGATION_LINKS_MAX, n.tooMany);
+
+/** The header's and footer's links: an object (JSON), or its JSON text (a multipart field). */
+const navigation = z.preprocess(
+  (value) => {
+    if (typeof value !== "string") return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  },
+  z.object({ header: navigationLinks, footer: navigationLinks }, { error: n.invalid }),
+);
+
 /** `PUT /api/admin/settings` (JSON or multipart with an optional `image` file) and the form. */
 export const SiteSettingsSchema = z.object({
   title: requiredString(m.titleRequired).max(SITE_TITLE_MAX, m.titleTooLong),
@@ -105,6 +141,8 @@ export const SiteSettingsSchema = z.object({
    * is.
    */
   requireAdminSecondFactor: flag.optional(),
+  /** The header's and footer's links (decision 032). Left out: as they are. */
+  navigation: navigation.optional(),
   /** A new post's `newsletter` when its writer does not say (decision 028). Left out: as it is. */
   newsletterDefault: z
     .enum(["send", "none"], { error: 'Newsletter default must be "send" or "none"' })
@@ -125,4 +163,6 @@ export interface PublicSiteSettings {
   socialLinks: Partial<Record<SocialNetwork, string>>;
   /** A new post's `newsletter` when its writer does not say (decision 028). */
   newsletterDefault: "send" | "none";
+  /** The header's and footer's links, in order (the defaults until an admin saves them). */
+  navigation: SiteNavigation;
 }

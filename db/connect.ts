@@ -38,6 +38,7 @@ import { outbox } from "./migrations/024-outbox.js";
 import { newsletter } from "./migrations/025-newsletter.js";
 import { newsletterDefault } from "./migrations/026-newsletter-default.js";
 import { subscriberLists } from "./migrations/027-subscriber-lists.js";
+import { navigation } from "./migrations/028-navigation.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -109,6 +110,7 @@ const migrations: MigrationProvider = {
       "025-newsletter": newsletter,
       "026-newsletter-default": newsletterDefault,
       "027-subscriber-lists": subscriberLists,
+      "028-navigation": navigation,
     }),
 };
 

@@ -283,6 +283,8 @@ export interface SiteSettingsTable {
   require_admin_second_factor: Generated<number>;
   /** A new post's `newsletter` when its writer does not say (decision 028). */
   newsletter_default: Generated<"send" | "none">;
+  /** The header's and footer's links as JSON; null: the defaults (decision 032). */
+  navigation: string | null;
   updated_at: string;
 }
 

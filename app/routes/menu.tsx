@@ -26,7 +26,12 @@ export default function Menu() {
     <section className="form-page">
       <h1>Menu</h1>
       <nav aria-label="Menu" className="menu-page card">
-        <MenuLinks user={user} categories={root?.categories ?? []} categoriesOpen />
+        <MenuLinks
+          user={user}
+          categories={root?.categories ?? []}
+          links={root?.site.navigation.header ?? []}
+          categoriesOpen
+        />
       </nav>
     </section>
   );

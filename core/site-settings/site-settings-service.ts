@@ -10,6 +10,14 @@ import {
   SiteSettingsSchema,
   siteSettingsMessages,
 } from "../../contract/site-settings.js";
+import type { NAVIGATION_PLACES } from "../../contract/navigation.js";
+import {
+  DEFAULT_NAVIGATION,
+  isNavigationUrl,
+  NAVIGATION_LINKS_MAX,
+  type NavigationLink,
+  type SiteNavigation,
+} from "../../contract/navigation.js";
 import type { Selectable } from "kysely";
 import type { SiteSettingsTable } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
@@ -34,12 +42,13 @@ export interface SiteSettings {
   logoSize: { width: number; height: number } | null;
   socialLinks: Partial<Record<SocialNetwork, string>>;
   newsletterDefault: "send" | "none";
+  navigation: SiteNavigation;
 }
 
 /** What a site shows before an admin first saves its settings: the SITE_* variables. */
 export type SiteSettingsDefaults = Omit<
   SiteSettings,
-  "logoKey" | "logoSize" | "socialLinks" | "newsletterDefault"
+  "logoKey" | "logoSize" | "socialLinks" | "newsletterDefault" | "navigation"
 >;
 
 /** The stored links, the networks known today only, blank ones left out. */
@@ -59,6 +68,34 @@ function linksOf(json: string): Partial<Record<SocialNetwork, string>> {
   return links;
 }
 
+/**
+ * The stored navigation, or the defaults while none was saved; a link the rules would refuse
+ * today (a row written by hand) is left out rather than shown.
+ */
+function navigationOf(json: string | null): SiteNavigation {
+  if (json === null) return DEFAULT_NAVIGATION;
+  let stored: unknown;
+  try {
+    stored = JSON.parse(json);
+  } catch {
+    return DEFAULT_NAVIGATION;
+  }
+  const place = (name: (typeof NAVIGATION_PLACES)[number]): NavigationLink[] => {
+    const links = (stored as Partial<Record<string, unknown>> | null)?.[name];
+    if (!Array.isArray(links)) return [];
+    return links
+      .filter(
+        (link): link is NavigationLink =>
+          typeof (link as Partial<NavigationLink> | null)?.label === "string" &&
+          typeof (link as Partial<NavigationLink> | null)?.url === "string" &&
+          isNavigationUrl((link as NavigationLink).url),
+      )
+      .slice(0, NAVIGATION_LINKS_MAX)
+      .map(({ label, url }) => ({ label, url }));
+  };
+  return { header: place("header"), footer: place("footer") };
+}
+
 const fromRow = (row: Selectable<SiteSettingsTable>): SiteSettings => ({
   title: row.title,
   welcome: row.welcome,
@@ -69,6 +106,7 @@ const fromRow = (row: Selectable<SiteSettingsTable>): SiteSettings => ({
     row.logo_width && row.logo_height ? { width: row.logo_width, height: row.logo_height } : null,
   socialLinks: linksOf(row.social_links),
   newsletterDefault: row.newsletter_default,
+  navigation: navigationOf(row.navigation),
 });
 
 /** Whether admins must have two-factor sign-in or a passkey to act as admins (decision 024). */
@@ -93,7 +131,14 @@ export async function readSiteSettings(
     .executeTakeFirst();
   return row
     ? fromRow(row)
-    : { ...defaults, logoKey: null, logoSize: null, socialLinks: {}, newsletterDefault: "send" };
+    : {
+        ...defaults,
+        logoKey: null,
+        logoSize: null,
+        socialLinks: {},
+        newsletterDefault: "send",
+        navigation: DEFAULT_NAVIGATION,
+      };
 }
 
 export const presentSiteSettings = (
@@ -112,6 +157,7 @@ export const presentSiteSettings = (
     : null,
   socialLinks: settings.socialLinks,
   newsletterDefault: settings.newsletterDefault,
+  navigation: settings.navigation,
 });
 
 /** A new post's `newsletter` when its writer does not say (decision 028): "send" until set. */
@@ -158,6 +204,7 @@ export async function updateSiteSettings(
             "social_links",
             "require_admin_second_factor",
             "newsletter_default",
+            "navigation",
           ])
           .where("id", "=", ROW_ID)
           .executeTakeFirst();
@@ -182,6 +229,9 @@ export async function updateSiteSettings(
                 ? 1
                 : 0,
           newsletter_default: values.newsletterDefault ?? current?.newsletter_default ?? "send",
+          navigation: values.navigation
+            ? JSON.stringify(values.navigation)
+            : (current?.navigation ?? null),
           updated_at: iso(deps.clock()),
         };
         if (

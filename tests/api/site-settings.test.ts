@@ -24,6 +24,16 @@ const VALID = {
   contactEmail: "stored@example.com",
 };
 
+/** Today's fixed footer links, the defaults until an admin saves navigation (decision 032). */
+const DEFAULT_NAV = {
+  header: [],
+  footer: [
+    { label: "Home", url: "/" },
+    { label: "Posts", url: "/posts" },
+    { label: "RSS", url: "/rss.xml" },
+  ],
+};
+
 interface Settings {
   title: string;
   welcome: string;
@@ -31,6 +41,10 @@ interface Settings {
   contactEmail: string;
   logo: { url: string; width?: number; height?: number } | null;
   socialLinks: Record<string, string>;
+  navigation: {
+    header: { label: string; url: string }[];
+    footer: { label: string; url: string }[];
+  };
 }
 
 beforeAll(async () => {
@@ -74,6 +88,7 @@ describe("GET /api/settings", () => {
       logo: null,
       socialLinks: {},
       newsletterDefault: "send",
+      navigation: DEFAULT_NAV,
     });
     expect(await storedRows()).toBe(0);
   });
@@ -177,7 +192,13 @@ describe("PUT /api/admin/settings", () => {
     const reply = await save(VALID, admin.token);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
-      settings: { ...VALID, logo: null, socialLinks: {}, newsletterDefault: "send" },
+      settings: {
+        ...VALID,
+        logo: null,
+        socialLinks: {},
+        newsletterDefault: "send",
+        navigation: DEFAULT_NAV,
+      },
       message: "Site settings saved",
     });
     expect((await settings()).body).toEqual({
@@ -185,6 +206,7 @@ describe("PUT /api/admin/settings", () => {
       logo: null,
       socialLinks: {},
       newsletterDefault: "send",
+      navigation: DEFAULT_NAV,
     });
 
     const rss = await page("/rss.xml");
@@ -274,6 +296,87 @@ describe("social links (issue 33)", () => {
       admin.token,
     );
     expect(unknown.body.settings.socialLinks).toEqual({});
+  });
+});
+
+describe("navigation (issue 51, decision 032)", () => {
+  const link = (label: string, url: string) => ({ label, url });
+
+  it("refuses members, and answers 400 per rule, storing nothing", async () => {
+    const nav = { header: [link("About", "/pages/about")], footer: [] };
+    const before = (await settings()).body.navigation;
+    expect((await save({ ...VALID, navigation: nav }, member.token)).status).toBe(403);
+    const nine = Array.from({ length: 9 }, (_, i) => link(`L${String(i)}`, `/p${String(i)}`));
+    const cases: [body: unknown, field: string, message: string][] = [
+      [
+        { header: "x", footer: [] },
+        "navigation.header",
+        "Navigation must be an object with header and footer lists of links",
+      ],
+      [
+        { header: [] },
+        "navigation.footer",
+        "Navigation must be an object with header and footer lists of links",
+      ],
+      [
+        { header: nine, footer: [] },
+        "navigation.header",
+        "Each of header and footer can have at most 8 links",
+      ],
+      [{ header: [link(" ", "/a")], footer: [] }, "navigation.header.0.label", "Label is required"],
+      [
+        { header: [link("x".repeat(41), "/a")], footer: [] },
+        "navigation.header.0.label",
+        "Label must be at most 40 characters",
+      ],
+      [{ header: [], footer: [link("A", "")] }, "navigation.footer.0.url", "Address is required"],
+      ...[
+        "javascript:alert(1)",
+        "//evil.example/x",
+        "/\\evil.example",
+        "mailto:a@b.co",
+        "about",
+        "https://",
+        "/a b",
+        `/${"a".repeat(2000)}`,
+      ].map((url): [unknown, string, string] => [
+        { header: [], footer: [link("A", url)] },
+        "navigation.footer.0.url",
+        "Address must be a path on this site (starting with /) or an http:// or https:// address",
+      ]),
+    ];
+    for (const [body, field, message] of cases) {
+      const refused = await save({ ...VALID, navigation: body }, admin.token);
+      expect(refused.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(refused.body.errors?.[field], JSON.stringify(refused.body)).toBe(message);
+    }
+    expect((await settings()).body.navigation).toEqual(before);
+  });
+
+  it("saves both lists in order, keeps them when left out, and takes JSON text in multipart", async () => {
+    const nav = {
+      header: [link("About", "/pages/about"), link("Go", "/tag/go")],
+      footer: [
+        link("Posts", "/posts"),
+        link("Source", "https://example.org/inkwell"),
+        link("Feed", "/rss.xml"),
+      ],
+    };
+    const saved = await save({ ...VALID, navigation: nav }, admin.token);
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.settings.navigation).toEqual(nav);
+    expect((await settings()).body.navigation).toEqual(nav);
+    // A save that leaves it out (SPEC's fields only) changes nothing.
+    expect((await save(VALID, admin.token)).body.settings.navigation).toEqual(nav);
+
+    const multipart = await api.form<{ settings: Settings }>(
+      "PUT",
+      "/api/admin/settings",
+      { fields: { ...VALID, navigation: JSON.stringify({ header: [], footer: [] }) } },
+      { token: admin.token },
+    );
+    expect(multipart.status, multipart.text).toBe(200);
+    expect(multipart.body.settings.navigation).toEqual({ header: [], footer: [] });
   });
 });
 

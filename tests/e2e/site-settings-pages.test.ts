@@ -75,3 +75,60 @@ describe("saved site settings", () => {
     expect(home).not.toContain("brand-logo");
   });
 });
+
+describe("navigation (issue 51, decision 032)", () => {
+  const footerOf = (html: string) => html.slice(html.indexOf('<footer class="site-footer"'));
+  const mainNavOf = (html: string) => {
+    const start = html.indexOf('aria-label="Main"');
+    return html.slice(start, html.indexOf("</nav>", start));
+  };
+
+  it("shows the defaults, then the admin's links in order on every page, kept renders included", async () => {
+    const before = await page("/posts");
+    const defaults = footerOf(before);
+    expect(defaults.indexOf('href="/" data-discover="true">Home<')).toBeGreaterThan(-1);
+    expect(defaults.indexOf('href="/" data-discover="true">Home<')).toBeLessThan(
+      defaults.indexOf(">Posts<"),
+    );
+    expect(defaults.indexOf(">Posts<")).toBeLessThan(defaults.indexOf('href="/rss.xml">RSS<'));
+
+    const navigation = {
+      header: [
+        { label: "About", url: "/tag/about" },
+        { label: "Go", url: "/tag/go" },
+      ],
+      footer: [
+        { label: "Posts", url: "/posts" },
+        { label: "Source", url: "https://example.org/inkwell" },
+        { label: "Feed", url: "/rss.xml" },
+      ],
+    };
+    const saved = await api.put(
+      "/api/admin/settings",
+      { ...STORED, navigation },
+      { token: admin.token },
+    );
+    expect(saved.status, saved.text).toBe(200);
+
+    for (const path of ["/posts", "/", "/menu"]) {
+      const html = await page(path);
+      const footer = footerOf(html);
+      expect(footer.indexOf(">Posts<"), path).toBeLessThan(footer.indexOf(">Source<"));
+      expect(footer.indexOf(">Source<"), path).toBeLessThan(footer.indexOf(">Feed<"));
+      expect(footer).toContain('href="https://example.org/inkwell" rel="noopener">Source<');
+      // A file is a plain link (the client router has no page for it).
+      expect(footer).toContain('href="/rss.xml">Feed<');
+      // Contact is the contact address, not navigation: it stays, after the admin's links.
+      expect(footer.indexOf(">Feed<")).toBeLessThan(footer.indexOf(">Contact<"));
+      expect(footer).not.toContain('href="/" data-discover="true">Home<');
+    }
+    const nav = mainNavOf(await page("/posts"));
+    expect(nav.indexOf(">Posts<")).toBeLessThan(nav.indexOf(">About<"));
+    expect(nav.indexOf(">About<")).toBeLessThan(nav.indexOf(">Go<"));
+    expect(nav).toContain('href="/tag/about"');
+    // The menu page (the side menu without JavaScript) has them too, after Posts.
+    const menu = await page("/menu");
+    const menuNav = menu.slice(menu.indexOf('aria-label="Menu"'));
+    expect(menuNav.indexOf(">Posts<")).toBeLessThan(menuNav.indexOf(">About<"));
+  });
+});

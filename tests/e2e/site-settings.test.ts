@@ -100,4 +100,76 @@ describe("site settings", () => {
     expectNoProblems(site);
     await site.context.close();
   });
+
+  it("an admin sets and orders the header's links on a phone, without JavaScript too; a visitor's menu shows them", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    await signIn(site, server.config.publicUrl, admin.token);
+    const { page } = site;
+    await page.goto("/admin-dashboard/site-settings");
+    const header = page.getByRole("group", { name: "Header links" });
+    const footer = page.getByRole("group", { name: "Footer links" });
+    // Until an admin saves navigation, the footer's links of before.
+    expect(await footer.getByLabel("Label 1").inputValue()).toBe("Home");
+    expect(await footer.getByLabel("Address 3").inputValue()).toBe("/rss.xml");
+
+    // A rule refused: said under the row, what was typed kept.
+    await header.getByLabel("Label 1").fill("Go posts");
+    await header.getByLabel("Address 1").fill("javascript:alert(1)");
+    await page.getByRole("button", { name: "Save" }).click();
+    await shows(
+      header.getByText(
+        "Address must be a path on this site (starting with /) or an http:// or https:// address",
+      ),
+    );
+    expect(await header.getByLabel("Label 1").inputValue()).toBe("Go posts");
+    await header.getByLabel("Address 1").fill("/tag/go");
+    await page.getByRole("button", { name: "Save" }).click();
+    await shows(page.getByRole("status").getByText("Site settings saved"));
+    // Saved, a new blank row waits for the next link.
+    await header.getByLabel("Label 2").fill("Rust posts");
+    await header.getByLabel("Address 2").fill("/tag/rust");
+    await page.getByRole("button", { name: "Save" }).click();
+    await shows(header.getByRole("button", { name: "Move up “Rust posts”" }));
+    await expectAccessible(page);
+
+    // Ordered from the keyboard (no drag): the second link moves up.
+    await header.getByRole("button", { name: "Move up “Rust posts”" }).focus();
+    await page.keyboard.press("Enter");
+    await shows(header.getByRole("button", { name: "Move down “Rust posts”" }));
+    expect(await header.getByLabel("Label 1").inputValue()).toBe("Rust posts");
+
+    // Without JavaScript, the same buttons: "Go posts" is removed.
+    const plain = await openSite(browser, server.config.publicUrl, {
+      phone: true,
+      javaScriptEnabled: false,
+    });
+    await signIn(plain, server.config.publicUrl, admin.token);
+    await plain.page.goto("/admin-dashboard/site-settings");
+    await plain.page
+      .getByRole("group", { name: "Header links" })
+      .getByRole("button", { name: "Remove “Go posts”" })
+      .click();
+    await plain.page.waitForURL("**/admin-dashboard/site-settings");
+    expect(
+      await plain.page
+        .getByRole("group", { name: "Header links" })
+        .getByLabel("Label 2")
+        .inputValue(),
+    ).toBe("");
+
+    // A visitor on a phone finds the link in the menu, after Posts.
+    const visitor = await openSite(browser, server.config.publicUrl, { phone: true });
+    await visitor.page.goto("/");
+    await visitor.page.getByRole("button", { name: "Open menu" }).click();
+    const menu = visitor.page.getByRole("navigation", { name: "Side menu" });
+    const items = await menu.getByRole("listitem").allInnerTexts();
+    expect(items.indexOf("Rust posts")).toBe(items.indexOf("Posts") + 1);
+    expect(items).not.toContain("Go posts");
+    await menu.getByRole("link", { name: "Rust posts" }).click();
+    await visitor.page.waitForURL("**/tag/rust");
+    for (const watched of [site, plain, visitor]) {
+      expectNoProblems(watched);
+      await watched.context.close();
+    }
+  });
 });

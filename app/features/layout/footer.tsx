@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { SiteLinks } from "./site-links.js";
 import {
   SOCIAL_NETWORK_NAMES,
   SOCIAL_NETWORKS,
@@ -27,15 +27,8 @@ export function Footer({ site }: { site: SiteInfo }) {
       <div className="container footer-inner">
         <nav aria-label="Footer">
           <ul className="footer-links">
-            <li>
-              <Link to="/">Home</Link>
-            </li>
-            <li>
-              <Link to="/posts">Posts</Link>
-            </li>
-            <li>
-              <a href="/rss.xml">RSS</a>
-            </li>
+            {/* The admin's links (decision 032); until set, Home, Posts and RSS. */}
+            <SiteLinks links={site.navigation.footer} />
             <li>
               <a href={`mailto:${site.contactEmail}`}>Contact</a>
             </li>

@@ -12,6 +12,8 @@ import {
 import { NotificationBell } from "../reading/notification-bell.js";
 import type { Theme } from "../../../contract/theme.js";
 import { Island } from "../viewer/islands.js";
+import { SiteLinks } from "./site-links.js";
+import type { NavigationLink } from "../../../contract/navigation.js";
 import type { ViewerPart } from "../../../contract/viewer-part.js";
 import { ThemeMenu } from "../theme/theme-menu.js";
 import { categoryPath, profilePath } from "../../../contract/page-paths.js";
@@ -144,6 +146,7 @@ export function Header(props: {
                   Posts
                 </NavLink>
               </li>
+              <SiteLinks links={site.navigation.header} marksCurrent />
               <Island<AccountData> route="root" part={props.viewer}>
                 {(account) =>
                   account?.user.isAdmin ? (
@@ -265,6 +268,8 @@ export function Header(props: {
 export function MenuLinks(props: {
   user: Viewer["user"] | undefined;
   categories: Category[];
+  /** The admin's header links (decision 032). */
+  links: readonly NavigationLink[];
   /** The menu page shows the categories at once; the panel keeps them folded. */
   categoriesOpen?: boolean;
   onLogOut?: () => void;
@@ -284,6 +289,7 @@ export function MenuLinks(props: {
       <li>
         <Link to="/posts">Posts</Link>
       </li>
+      <SiteLinks links={props.links} />
       {user?.isAdmin ? (
         <>
           <li>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { MenuLinks, type Category } from "./header.js";
 import type { Viewer } from "../../../contract/site-host.js";
+import type { NavigationLink } from "../../../contract/navigation.js";
 
 /** The side menu of SPEC.md 2: hidden by default, closed by Escape, the backdrop or a link. */
 export function SideMenu(props: {
@@ -8,6 +9,7 @@ export function SideMenu(props: {
   onClose: () => void;
   user: Viewer["user"] | undefined;
   categories: Category[];
+  links: readonly NavigationLink[];
 }) {
   const { open, onClose, user, categories } = props;
   const panel = useRef<HTMLElement>(null);
@@ -36,7 +38,7 @@ export function SideMenu(props: {
           if ((e.target as HTMLElement).closest("a")) onClose();
         }}
       >
-        <MenuLinks user={user} categories={categories} onLogOut={onClose} />
+        <MenuLinks user={user} categories={categories} links={props.links} onLogOut={onClose} />
       </nav>
     </>
   );

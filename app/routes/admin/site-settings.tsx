@@ -20,13 +20,19 @@ import { flashCookie } from "../../features/flash.server.js";
 import { attempt, imageForm, limited } from "../../features/forms/action.server.js";
 import { Field, TextAreaField } from "../../features/forms/field.js";
 import { FormAlert } from "../../features/forms/form-alert.js";
+import { NavigationFields, navigationFromForm } from "../../features/admin/navigation-fields.js";
+import type { SiteNavigation } from "../../../contract/navigation.js";
 import { useClientValidation } from "../../features/forms/form-state.js";
 import { ImageInput } from "../../features/forms/image-input.js";
 import { pageMeta } from "../../meta.js";
 import { useToastOn } from "../../ui/toasts.js";
 import type { Route } from "./+types/site-settings";
 
+import navigationStyles from "../../features/admin/navigation-fields.css?url";
+
 const PATH = "/admin-dashboard/site-settings";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: navigationStyles }];
 
 type TextName = "title" | "welcome" | "contactPhone" | "contactEmail";
 
@@ -34,7 +40,10 @@ type TextName = "title" | "welcome" | "contactPhone" | "contactEmail";
 const socialField = (network: SocialNetwork) => `social-${network}`;
 
 /** What a refused submit had in its fields, to show again. */
-type Typed = Partial<Record<TextName, string>> & { socialLinks?: Record<string, string> };
+type Typed = Partial<Record<TextName, string>> & {
+  socialLinks?: Record<string, string>;
+  navigation?: SiteNavigation;
+};
 const typedOf = (result: unknown): Typed | undefined =>
   typeof result === "object" && result !== null && "typed" in result
     ? (result.typed as Typed)
@@ -57,6 +66,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const socialLinks = Object.fromEntries(
     SOCIAL_NETWORKS.map((network) => [network, fields[socialField(network)] ?? ""]),
   );
+  // The rows as typed, with the move or removal a row's button asked for (decision 032).
+  const navigation = navigationFromForm(fields);
   const result = await attempt(() =>
     context.outsideSlot(() =>
       updateSiteSettings(
@@ -65,6 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         {
           ...fields,
           socialLinks,
+          navigation,
           // A checkbox sends nothing when unticked: the form always means one or the other.
           requireAdminSecondFactor: fields.requireAdminSecondFactor === "true",
           newsletterDefault: fields.newsletterSend === "true" ? "send" : "none",
@@ -85,6 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     contactPhone: fields.contactPhone ?? "",
     contactEmail: fields.contactEmail ?? "",
     socialLinks,
+    navigation,
   };
   return data({ ...result, typed }, { status: result.status });
 }
@@ -92,7 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta(loaderData.site, {
     title: "Site settings",
-    description: "The site's title, welcome text, contacts and logo.",
+    description: "The site's title, welcome text, contacts, navigation and logo.",
     path: PATH,
   });
 
@@ -117,7 +130,7 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
         {...form}
         className="card form site-settings"
         // A saved form starts again from the stored values.
-        key={`${String(loaderData.requireAdminSecondFactor)}|${loaderData.newsletterDefault}|${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}|${JSON.stringify(site.socialLinks)}`}
+        key={`${String(loaderData.requireAdminSecondFactor)}|${loaderData.newsletterDefault}|${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}|${JSON.stringify(site.socialLinks)}|${JSON.stringify(site.navigation)}`}
       >
         <FormAlert result={result} />
         <Field
@@ -166,6 +179,7 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
             />
           ))}
         </fieldset>
+        <NavigationFields navigation={typed?.navigation ?? site.navigation} errors={errors} />
         {site.logo ? (
           <div className="field">
             <p>Current logo</p>
