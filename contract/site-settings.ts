@@ -72,19 +72,22 @@ const socialUrl = z
   .refine((text) => text === "" || isWebAddress(text), m.socialUrlInvalid)
   .optional();
 
+/** A multipart field's JSON text as the value it writes; anything else as it is. */
+function jsonText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 /**
  * The footer's links: an object (JSON), or its JSON text (a multipart field). A network left out
  * or blank has no link.
  */
 const socialLinks = z.preprocess(
-  (value) => {
-    if (typeof value !== "string") return value;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  },
+  jsonText,
   z.object(
     Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, socialUrl])) as Record<
       SocialNetwork,
@@ -112,14 +115,7 @@ const navigationLinks = z
 
 /** The header's and footer's links: an object (JSON), or its JSON text (a multipart field). */
 const navigation = z.preprocess(
-  (value) => {
-    if (typeof value !== "string") return value;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  },
+  jsonText,
   z.object({ header: navigationLinks, footer: navigationLinks }, { error: n.invalid }),
 );
 
