@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import { PASSWORD_MAX } from "./limits.js";
 import { PASSKEY_NAME_MAX, securityMessages } from "./security-messages.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import { EMAIL_MAX, PASSWORD_MAX, USERNAME_MAX } from "./limits.js";
 import {
   EMAIL_PATTERN,

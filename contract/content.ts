@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import {
   CATEGORY_TITLE_MAX,
   CATEGORY_TITLE_MIN,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 
 // Integrations (DESIGN.md 10, "Integrations"; decision 025): personal API tokens and webhooks.
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import { REPORT_ACTIONS, REPORT_NOTE_MAX, REPORT_REASONS } from "./report-rules.js";
 import { parseIsoTime } from "./publish-time.js";
 

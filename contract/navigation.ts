@@ -46,14 +46,22 @@ export const navigationMessages = {
 
 /**
  * A path on this site: starts with one slash (two would be another host), no backslash (browsers
- * read it as a slash), no spaces or control characters.
+ * read it as a slash), no spaces or control characters (browsers drop some of them).
  */
-const SITE_PATH = /^\/(?![/\\])[^\s\\]*$/;
+// eslint-disable-next-line no-control-regex
+const SITE_PATH = /^\/(?![/\\])[^\s\\\x00-\x1f\x7f]*$/;
 
 /** Whether a link's address is one the navigation may hold. */
 export function isNavigationUrl(url: string) {
   if (url.length > NAVIGATION_URL_MAX) return false;
-  if (SITE_PATH.test(url)) return true;
+  if (SITE_PATH.test(url)) {
+    // Dot segments must not make it another host's address: "/..//evil.example" is "//evil...".
+    try {
+      return !new URL(url, "http://site.invalid").pathname.startsWith("//");
+    } catch {
+      return false;
+    }
+  }
   if (!/^https?:\/\//i.test(url)) return false;
   try {
     return new URL(url).hostname !== "";

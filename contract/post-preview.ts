@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import { contentMessages } from "./content.js";
 import { POST_DESCRIPTION_MAX } from "./limits.js";
 import { withLineFeeds } from "./validation.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 
 /** Inputs and messages of following, bookmarks and notifications (DESIGN.md 9, "Reading"). */
 export const readingMessages = {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import { POST_STATUSES } from "./content.js";
 import { REPORT_ACTIONS, REPORT_REASONS } from "./moderation.js";
 import { SUBSCRIPTION_STATUSES } from "./newsletter.js";

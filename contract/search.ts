@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import { SEARCH_MAX } from "./limits.js";
 import { requiredString } from "./validation.js";
 

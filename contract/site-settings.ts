@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import { EMAIL_PATTERN } from "./auth.js";
 import { requiredString } from "./validation.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import { DEFAULT_STATS_RANGE, STATS_RANGES, type StatsRange } from "./stats-ranges.js";
 
 // Writers' stats (DESIGN.md 10, "Writers' stats"; decision 026).

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 
 /** A person's own settings (DESIGN.md 9, "Reading"): `GET, PUT /api/users/me/settings`. */
 export const settingsMessages = {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.js";
 import { EMAIL_PATTERN, USERNAME_PATTERN, messages as authMessages } from "./auth.js";
 import { PageQuerySchema } from "./content.js";
 import {

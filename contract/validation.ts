@@ -1,8 +1,4 @@
-import { z } from "zod";
-
-// In the browser the pages' CSP forbids eval: zod must not even probe for it (the probe is
-// reported as a CSP violation). The server keeps zod's compiled fast path.
-if ("document" in globalThis) z.config({ jitless: true });
+import { z } from "./zod.js";
 
 // What parses and reports, without zod itself: the browser loads zod only when a form is used.
 export { parseWith, withLineFeeds, type FieldErrors, type Parsed } from "./field-errors.js";

@@ -131,6 +131,10 @@ describe("site settings", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await shows(header.getByRole("button", { name: "Move up “Rust posts”" }));
     await expectAccessible(page);
+    // Enter in a field is Save, not the first row's Down.
+    await page.getByLabel("Site title").press("Enter");
+    await shows(page.getByRole("status").getByText("Site settings saved"));
+    expect(await header.getByLabel("Label 1").inputValue()).toBe("Go posts");
 
     // Ordered from the keyboard (no drag): the second link moves up.
     await header.getByRole("button", { name: "Move up “Rust posts”" }).focus();

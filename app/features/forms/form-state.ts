@@ -15,7 +15,8 @@ export type SchemaLoader = () => Promise<z.ZodType>;
 /**
  * Checks a form in the browser with the same schema the server uses, before it is sent; with
  * JavaScript off the server's answer shows the same messages. Zod and the schema are fetched when
- * the form is first touched (`form`'s focus and pointer handlers): a page that is only read never
+ * the form is first touched (`form`'s focus, pointer and input handlers: a field focused before
+ * the page hydrated loads them at the first keystroke): a page that is only read never
  * loads them, and a form sent before they arrive is checked by the server, in the same words.
  */
 export function useClientValidation(
@@ -31,9 +32,9 @@ export function useClientValidation(
   const prepare = () => {
     if (loading.current) return;
     loading.current = true;
-    // validation.js sets zod's browser mode (no eval probe, for the CSP) before any schema runs.
-    void Promise.all([import("../../../contract/validation.js"), loadSchema()]).then(
-      ([, loaded]) => {
+    // (contract/zod.ts sets zod's browser mode, no eval probe, before any schema is built.)
+    void loadSchema().then(
+      (loaded) => {
         schema.current = loaded;
       },
       () => {
@@ -59,7 +60,7 @@ export function useClientValidation(
     errors: clientErrors ?? current ?? {},
     onSubmit,
     /** For the form element: checks on submit, loads the schema when the form is first touched. */
-    form: { onSubmit, onFocus: prepare, onPointerDown: prepare },
+    form: { onSubmit, onFocus: prepare, onPointerDown: prepare, onInput: prepare },
   };
 }
 

@@ -20,7 +20,8 @@ import { flashCookie } from "../../features/flash.server.js";
 import { attempt, imageForm, limited } from "../../features/forms/action.server.js";
 import { Field, TextAreaField } from "../../features/forms/field.js";
 import { FormAlert } from "../../features/forms/form-alert.js";
-import { NavigationFields, navigationFromForm } from "../../features/admin/navigation-fields.js";
+import { NavigationFields } from "../../features/admin/navigation-fields.js";
+import { navigationFromForm } from "../../features/admin/navigation-form.js";
 import type { SiteNavigation } from "../../../contract/navigation.js";
 import { useClientValidation } from "../../features/forms/form-state.js";
 import { ImageInput } from "../../features/forms/image-input.js";
@@ -132,6 +133,10 @@ export default function SiteSettings({ loaderData }: Route.ComponentProps) {
         // A saved form starts again from the stored values.
         key={`${String(loaderData.requireAdminSecondFactor)}|${loaderData.newsletterDefault}|${site.title}|${site.welcome}|${site.contactPhone}|${site.contactEmail}|${site.logo?.url ?? ""}|${JSON.stringify(site.socialLinks)}|${JSON.stringify(site.navigation)}`}
       >
+        {/* Enter in a field sends the form with its first submit button: Save, not a row's Up. */}
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+          Save
+        </button>
         <FormAlert result={result} />
         <Field
           label="Site title"
