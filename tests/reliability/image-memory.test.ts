@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -16,10 +16,14 @@ import { freePort, freshPostgres } from "../support/test-server.js";
 // Decompression bombs that pass a cap on pixels, and the heaviest images the caps still admit,
 // eight at once against the server as a process of its own, so its memory is its own.
 
-// The server runs from the sources here, and its Markdown render thread (started by the posts
-// written below) then holds ~45 MB, loaded through tsx (~23 MB from the build): 50 MB over the
-// 400 MB the images were held to before it.
-const PEAK_LIMIT_MB = 450;
+// What the images may add to the server's memory while they are worked on: the peak from the
+// moment they are sent, over the resident memory just before. The heaviest image admitted is
+// 117 MB decoded and never two are decoded at once: measured 192-216 MB over idle (2026-11-29);
+// two at once would be ~320. Measured from the idle level, not from zero: the server runs from
+// the sources here (tsx, the site's build, the Markdown render thread), and that idle level alone
+// moved between 205 and 265 MB from run to run on this machine, which failed an absolute 450 MB
+// limit with the images' own share unchanged.
+const GROWTH_LIMIT_MB = 250;
 /** How long /livez and a stored file may take to answer while the images are worked on. */
 const ANSWER_WITHIN_MS = 1500;
 
@@ -73,6 +77,17 @@ function peakResidentMb(pid: number) {
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
+/** The resident memory of a process now, in MB, from /proc. */
+function residentMb(pid: number) {
+  const status = readFileSync(`/proc/${String(pid)}/status`, "utf8");
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** Starts a process's peak over from its memory now (Linux's clear_refs "5"). */
+function resetPeak(pid: number) {
+  writeFileSync(`/proc/${String(pid)}/clear_refs`, "5");
+}
+
 /** Each upload route in turn, so the cap and the queue are seen to hold for all three. */
 function upload(index: number, bytes: Buffer, contentType: string): Promise<Reply> {
   const file = { bytes, filename: "picture", contentType };
@@ -111,7 +126,7 @@ async function keepAsking(url: string, stop: () => boolean) {
 }
 
 describe("eight heavy images at once", () => {
-  it("refuses the bombs, stores the rest, stays under 400 MB and keeps answering", async () => {
+  it("refuses the bombs, stores the rest, decodes one heavy image at a time and keeps answering", async () => {
     const pid = child?.pid ?? 0;
     // Under the 40-megapixel cap, but 144 MB (a GIF is decoded as RGBA) and 238 MB once decoded.
     const gifBomb = gifClaiming(6000, 6000);
@@ -130,7 +145,8 @@ describe("eight heavy images at once", () => {
       { bytes: heaviestGif, type: "image/gif", bomb: false },
     ];
 
-    const idlePeakMb = peakResidentMb(pid);
+    const idleMb = residentMb(pid);
+    resetPeak(pid);
     let finished = false;
     // Stored files are read from disk through libuv's pool, the one the image codec uses too.
     const storedFile = `${base}${new URL(watched.image.url).pathname}`;
@@ -146,7 +162,7 @@ describe("eight heavy images at once", () => {
     const [livez, staticFile] = await watchers;
     const peakMb = peakResidentMb(pid);
     process.stdout.write(
-      `image memory: peak ${String(idlePeakMb)} MB before, ${String(peakMb)} MB after; slowest /livez ${livez.slowest.toFixed(0)} ms, ` +
+      `image memory: ${String(idleMb)} MB before, peak ${String(peakMb)} MB while the images were worked on (${String(peakMb - idleMb)} MB more); slowest /livez ${livez.slowest.toFixed(0)} ms, ` +
         `slowest stored file ${staticFile.slowest.toFixed(0)} ms\n`,
     );
 
@@ -173,7 +189,7 @@ describe("eight heavy images at once", () => {
       expect(stored.status, url).toBe(200);
       expect(stored.headers["content-type"]).toBe("image/webp");
     }
-    expect(peakMb).toBeLessThan(PEAK_LIMIT_MB);
+    expect(peakMb - idleMb).toBeLessThan(GROWTH_LIMIT_MB);
     expect(livez.statuses).toEqual([200]);
     expect(livez.slowest).toBeLessThan(ANSWER_WITHIN_MS);
     expect(staticFile.statuses).toEqual([200]);
