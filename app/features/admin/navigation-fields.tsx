@@ -28,7 +28,7 @@ export function NavigationFields(props: { navigation: SiteNavigation; errors: Fi
       <fieldset className="fieldset navigation-fields" key={place}>
         <legend>{PLACE_NAMES[place]}</legend>
         <p className="field-hint">
-          At most {NAVIGATION_LINKS_MAX}. An address is a path on this site (/pages/about, /tag/go)
+          At most {NAVIGATION_LINKS_MAX}. An address is a path on this site (/posts, /tag/go)
           or a full http(s) address. Empty a row to remove its link. Up, Down and Remove save the
           form, as Save does.
         </p>
@@ -49,7 +49,7 @@ export function NavigationFields(props: { navigation: SiteNavigation; errors: Fi
                   label={`Address ${String(index + 1)}`}
                   name={navigationField(place, index, "url")}
                   maxLength={NAVIGATION_URL_MAX}
-                  placeholder="/pages/about"
+                  placeholder="/tag/go"
                   defaultValue={link.url}
                   error={props.errors[`navigation.${place}.${String(index)}.url`]}
                 />
