@@ -28,9 +28,9 @@ export function NavigationFields(props: { navigation: SiteNavigation; errors: Fi
       <fieldset className="fieldset navigation-fields" key={place}>
         <legend>{PLACE_NAMES[place]}</legend>
         <p className="field-hint">
-          At most {NAVIGATION_LINKS_MAX}. An address is a path on this site (/posts, /tag/go)
-          or a full http(s) address. Empty a row to remove its link. Up, Down and Remove save the
-          form, as Save does.
+          At most {NAVIGATION_LINKS_MAX}. An address is a path on this site (/posts, /tag/go) or a
+          full http(s) address. Empty a row to remove its link. Up, Down and Remove save the form,
+          as Save does.
         </p>
         <ol className="navigation-rows">
           {rows.map((link, index) => {
