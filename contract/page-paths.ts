@@ -59,3 +59,11 @@ export const newsletterConfirmPath = (id: string, token: string) =>
 /** A newsletter's unsubscribe page, and its one-click address (RFC 8058) alike. */
 export const newsletterUnsubscribePath = (token: string) =>
   `/newsletter/unsubscribe/${encodeURIComponent(token)}`;
+
+/** A static page (DESIGN.md 11, "Pages and series"). */
+export const pagePath = (slug: string) => `/pages/${encodeURIComponent(slug)}`;
+
+/** The admin's list of static pages, and a page's editor (`new` for a page still to write). */
+export const adminPagesPath = "/admin-dashboard/pages";
+export const pageEditorPath = (pageId: string) =>
+  `/admin-dashboard/pages/${encodeURIComponent(pageId)}`;

@@ -162,6 +162,43 @@ export const PostDeletedSchema = named(
   z.object({ postId: z.string(), message: z.string() }),
 );
 
+// Static pages (DESIGN.md 11, "Pages and series"; decision 032).
+const pageStatus = z.enum(["draft", "published"]).describe("A draft is seen by admins alone");
+
+export const PageSummarySchema = z.object({
+  _id: id,
+  slug: z.string().describe("Its address is `/pages/<slug>`"),
+  title: z.string(),
+  metaDescription: z.string().nullable(),
+  status: pageStatus,
+  publishedAt: time.nullable().describe("When it was first published"),
+  updatedAt: time,
+});
+
+export const PageListSchema = named("PageList", z.array(PageSummarySchema));
+
+export const PageSchema = named(
+  "Page",
+  z.object({
+    ...PageSummarySchema.shape,
+    description: z.string().describe("The Markdown source"),
+    html: z.string().describe("The body rendered and sanitized"),
+    excerpt: z.string(),
+    author: PublicUserSchema.nullable().describe("The admin who wrote it; null once gone"),
+    createdAt: time,
+  }),
+);
+
+export const PageDeletedSchema = named(
+  "PageDeleted",
+  z.object({ pageId: z.string(), message: z.string() }),
+);
+
+export const PageRevisionSchema = named(
+  "PageRevision",
+  z.object({ _id: id, createdAt: time, title: z.string(), description: z.string() }),
+);
+
 export const BodyImageSchema = named(
   "BodyImage",
   z.object({ url: z.string(), width: z.number().int(), height: z.number().int() }),
@@ -302,7 +339,7 @@ export const AuditEntrySchema = named(
     actor: userRef,
     action: z.string().describe("What was done, as `target.verb`: `post.delete`, `user.suspend`"),
     target: z.object({
-      kind: z.enum(["post", "comment", "user", "category", "site", "webhook"]),
+      kind: z.enum(["post", "comment", "user", "category", "site", "webhook", "page"]),
       _id: id,
       summary: z.string(),
     }),

@@ -39,6 +39,7 @@ import { newsletter } from "./migrations/025-newsletter.js";
 import { newsletterDefault } from "./migrations/026-newsletter-default.js";
 import { subscriberLists } from "./migrations/027-subscriber-lists.js";
 import { navigation } from "./migrations/028-navigation.js";
+import { pages } from "./migrations/029-pages.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -111,6 +112,7 @@ const migrations: MigrationProvider = {
       "026-newsletter-default": newsletterDefault,
       "027-subscriber-lists": subscriberLists,
       "028-navigation": navigation,
+      "029-pages": pages,
     }),
 };
 

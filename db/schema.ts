@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { PageRevisionsTable, PageSlugsTable, PagesTable, PageStatus } from "./pages-schema.js";
 
 /**
  * Row types of every table. Times are ISO-8601 UTC strings (they sort as text on both engines);
@@ -234,6 +235,8 @@ export interface BodyImagesTable {
   created_at: string;
   /** When its post stopped using it, if it did. */
   released_at: string | null;
+  /** The static page whose body uses it (decision 032); null for a post's images. */
+  page_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** What an admin did (decision 013). */
@@ -250,7 +253,10 @@ export type AuditAction =
   | "webhook.delete"
   | "report.dismiss"
   | "report.remove"
-  | "report.suspend";
+  | "report.suspend"
+  | "page.create"
+  | "page.update"
+  | "page.delete";
 
 /** One admin action; written in the action's own transaction, never changed or deleted. */
 export interface AuditLogTable {
@@ -259,7 +265,7 @@ export interface AuditLogTable {
   actor_id: string;
   actor_name: string;
   action: AuditAction;
-  target_kind: "post" | "comment" | "user" | "category" | "site" | "webhook";
+  target_kind: "post" | "comment" | "user" | "category" | "site" | "webhook" | "page";
   target_id: string;
   /** The target as it was: a post's title, a user's name, a comment's first words. */
   target_summary: string;
@@ -511,6 +517,8 @@ export interface StatsSaltsTable {
   salt: string;
 }
 
+export type { PagesTable, PageSlugsTable, PageRevisionsTable, PageStatus };
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -520,6 +528,9 @@ export interface Database {
   verification_tokens: VerificationTokensTable;
   categories: CategoriesTable;
   posts: PostsTable;
+  pages: PagesTable;
+  page_slugs: PageSlugsTable;
+  page_revisions: PageRevisionsTable;
   subscriptions: SubscriptionsTable;
   newsletter_confirmations: NewsletterConfirmationsTable;
   newsletter_sends: NewsletterSendsTable;

@@ -20,6 +20,7 @@ import { authRoutes } from "./api/auth/routes.js";
 import { securityRoutes } from "./api/auth/security-routes.js";
 import { bookmarkRoutes } from "./api/bookmarks/routes.js";
 import { categoryRoutes } from "./api/categories/routes.js";
+import { pageRoutes } from "./api/pages/routes.js";
 import { commentRoutes } from "./api/comments/routes.js";
 import { followRoutes } from "./api/follows/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
@@ -117,6 +118,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   commentRoutes(server, deps);
   categoryRoutes(server, deps);
+  pageRoutes(server, deps);
   adminRoutes(server, deps);
   reportRoutes(server, deps);
   followRoutes(server, deps);

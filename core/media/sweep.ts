@@ -98,6 +98,7 @@ export async function sweepUnusedBodyImages(
     const unused = (eb: ExpressionBuilder<Database, "body_images">) =>
       eb.and([
         eb("post_id", "is", null),
+        eb("page_id", "is", null),
         eb("created_at", "<", cutoff),
         eb.or([eb("released_at", "is", null), eb("released_at", "<", cutoff)]),
       ]);

@@ -9,6 +9,10 @@ export const CARRIED_TABLES = [
   "posts",
   "post_tags",
   "post_revisions",
+  // Decision 032: static pages, the slugs they had and their revisions (body images name them).
+  "pages",
+  "page_slugs",
+  "page_revisions",
   "likes",
   "comments",
   "body_images",
@@ -43,6 +47,9 @@ export type CarriedTable = (typeof CARRIED_TABLES)[number];
 export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
   users: ["id"],
   categories: ["id"],
+  pages: ["id"],
+  page_slugs: ["slug"],
+  page_revisions: ["id"],
   posts: ["id"],
   post_tags: ["post_id", "tag"],
   post_revisions: ["id"],

@@ -92,7 +92,7 @@ const KEY_IN_TEXT = /images\/([0-9a-f-]{36})\//g;
 const KEYS_MAX = 500;
 
 /** The image keys a body's text names, at most KEYS_MAX of them. */
-function keysNamedIn(source: string) {
+export function keysNamedIn(source: string) {
   const keys = new Set<string>();
   for (const match of source.matchAll(KEY_IN_TEXT)) {
     keys.add(`images/${match[1] ?? ""}`);
@@ -112,6 +112,7 @@ export async function bodyImagesNamedIn(db: Kysely<Database>, source: string) {
       "body_images.image_key",
       "body_images.uploader_id",
       "body_images.post_id",
+      "body_images.page_id",
       "body_images.width",
       "body_images.height",
       "users.is_admin as uploader_is_admin",
@@ -134,6 +135,7 @@ export const imageSizesOf = (images: readonly NamedBodyImage[]) =>
  * take (and later delete) an image a post of someone else is about to use.
  */
 const claimable = (image: NamedBodyImage, post: { id: string; user_id: string }) =>
+  image.page_id === null &&
   (image.post_id === null || image.post_id === post.id) &&
   (image.uploader_id === post.user_id || image.uploader_is_admin === 1);
 
@@ -157,6 +159,7 @@ export async function claimBodyImages(
       .updateTable("body_images")
       .set({ post_id: post.id, released_at: null })
       .where("image_key", "in", claimed)
+      .where("page_id", "is", null)
       .where((eb) => eb.or([eb("post_id", "is", null), eb("post_id", "=", post.id)]))
       .execute();
   }
@@ -201,7 +204,12 @@ export async function bodyImageKeysOfUser(db: Kysely<Database>, userId: string) 
           "in",
           eb.selectFrom("posts").select("posts.id").where("posts.user_id", "=", userId),
         ),
-        eb.and([eb("uploader_id", "=", userId), eb("post_id", "is", null)]),
+        eb.and([
+          eb("uploader_id", "=", userId),
+          eb("post_id", "is", null),
+          // A static page's images stay with the page (decision 032).
+          eb("page_id", "is", null),
+        ]),
       ]),
     )
     .execute();

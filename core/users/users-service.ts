@@ -342,6 +342,7 @@ export async function deleteUser(deps: CoreDeps, actor: Actor, id: string) {
         .deleteFrom("body_images")
         .where("uploader_id", "=", user.id)
         .where("post_id", "is", null)
+        .where("page_id", "is", null)
         .execute();
       await trx.deleteFrom("users").where("id", "=", user.id).execute();
       // Its published posts left the site with it (drafts were never news).

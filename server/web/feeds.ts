@@ -9,7 +9,8 @@ import type { SiteSettingsReader } from "./site-settings.js";
 import type { ContentVersion } from "./content-version.js";
 import { selectFeed, topicQuery, type FeedTopic } from "./feed-selection.js";
 import { cdata, xmlSafe, xmlText } from "./xml-text.js";
-import { categoryPath, postPath, profilePath } from "../../contract/page-paths.js";
+import { categoryPath, pagePath, postPath, profilePath } from "../../contract/page-paths.js";
+import { listPublishedPageStamps } from "../../core/pages/pages-service.js";
 
 /** The sitemap protocol's limit of URLs in one file: past it, `/sitemap.xml` is an index. */
 export const SITEMAP_URLS_MAX = 50_000;
@@ -157,7 +158,11 @@ export function feedRoutes(
 
   // Every post is read to build it: built once per content version, not once per crawler visit.
   const sitemaps = keptPerVersion(contentVersion, SITEMAP_MAX_AGE_MS, async () => {
-    const [posts, categories] = await Promise.all([listPostStamps(deps), listCategories(deps)]);
+    const [posts, categories, pages] = await Promise.all([
+      listPostStamps(deps),
+      listCategories(deps),
+      listPublishedPageStamps(deps),
+    ]);
     // A category's page is worth a crawler's visit only once it lists a published post.
     const used = new Set(posts.map((post) => post.category.trim().toLowerCase()));
     const url = (path: string, lastmod?: string) =>
@@ -169,6 +174,7 @@ export function feedRoutes(
         .filter((c) => used.has(c.title.trim().toLowerCase()))
         .map((c) => url(categoryPath(xmlSafe(c.title)))),
       ...posts.map((p) => url(postPath(p.id), p.updated_at)),
+      ...pages.map((p) => url(pagePath(p.slug), p.updated_at)),
     ];
     return splitSitemaps(base, urls, urlsMax);
   });

@@ -103,6 +103,55 @@ async function seedSite(site: Site) {
         },
       ])
       .execute();
+    // A static page (decision 032) with a slug it had, a revision, a draft's null time and an
+    // image of its own.
+    const pageId = crypto.randomUUID();
+    await db
+      .insertInto("pages")
+      .values({
+        id: pageId,
+        slug: "about",
+        author_id: author.id,
+        title: odd,
+        description: odd,
+        html: `<p>${odd}</p>`,
+        excerpt: odd,
+        meta_description: null,
+        status: "draft",
+        published_at: null,
+        created_at: "2026-01-02T00:00:00.000Z",
+        updated_at: "2026-01-03T00:00:00.000Z",
+      })
+      .execute();
+    await db
+      .insertInto("page_slugs")
+      .values({ slug: "about-us", page_id: pageId, created_at: "2026-01-03T00:00:00.000Z" })
+      .execute();
+    await db
+      .insertInto("page_revisions")
+      .values({
+        id: crypto.randomUUID(),
+        page_id: pageId,
+        editor_id: author.id,
+        title: "About us",
+        description: "Before",
+        created_at: "2026-01-03T00:00:00.000Z",
+      })
+      .execute();
+    const pageImage = await storeImage(storage, await pngImage(800, 450), 7_000_000);
+    await db
+      .insertInto("body_images")
+      .values({
+        image_key: pageImage,
+        uploader_id: author.id,
+        post_id: null,
+        page_id: pageId,
+        width: 800,
+        height: 450,
+        created_at: "2026-01-02T00:00:00.000Z",
+        released_at: null,
+      })
+      .execute();
     const comment = await db
       .selectFrom("comments")
       .select("id")

@@ -549,6 +549,49 @@ describe("real answers match the reference", () => {
     expectDocumented("GET", "/api/search", await api.get(`/api/search?q=${"x".repeat(201)}`));
   });
 
+  it("static pages and their revisions", async () => {
+    const as = { token: admin.token };
+    const body = { title: "About", slug: "about", description: "We *write*." };
+    const created = await api.post<{ _id: string }>("/api/pages", body, as);
+    expectDocumented("POST", "/api/pages", created);
+    expectDocumented("POST", "/api/pages", await api.post("/api/pages", body, as));
+    expectDocumented("POST", "/api/pages", await api.post("/api/pages", { title: "" }, as));
+    expectDocumented("POST", "/api/pages", await api.post("/api/pages", body));
+    expectDocumented(
+      "POST",
+      "/api/pages",
+      await api.post("/api/pages", body, { token: reader.token }),
+    );
+    const id = created.body._id;
+    expectDocumented(
+      "PUT",
+      "/api/pages/{id}",
+      await api.put(`/api/pages/${id}`, { title: "About us", slug: "about-us" }, as),
+    );
+    expectDocumented("PUT", "/api/pages/{id}", await api.put(`/api/pages/${UNKNOWN}`, {}, as));
+    const stale = { title: "Again", updatedAt: "2000-01-01T00:00:00.000Z" };
+    expectDocumented("PUT", "/api/pages/{id}", await api.put(`/api/pages/${id}`, stale, as));
+    expectDocumented("GET", "/api/pages", await api.get("/api/pages"));
+    expectDocumented("GET", "/api/pages/{slug}", await api.get("/api/pages/about"));
+    expectDocumented("GET", "/api/pages/{slug}", await api.get("/api/pages/nothing-here"));
+    const revisions = await api.get<{ _id: string }[]>(`/api/pages/${id}/revisions`, as);
+    expectDocumented("GET", "/api/pages/{id}/revisions", revisions);
+    const revision = revisions.body[0]?._id ?? "";
+    const revisionPath = `/api/pages/${id}/revisions/${revision}`;
+    expectDocumented(
+      "GET",
+      "/api/pages/{id}/revisions/{revisionId}",
+      await api.get(revisionPath, as),
+    );
+    expectDocumented(
+      "POST",
+      "/api/pages/{id}/revisions/{revisionId}/restore",
+      await api.post(`${revisionPath}/restore`, undefined, as),
+    );
+    expectDocumented("DELETE", "/api/pages/{id}", await api.delete(`/api/pages/${id}`, as));
+    expectDocumented("DELETE", "/api/pages/{id}", await api.delete(`/api/pages/${id}`, as));
+  });
+
   it("accounts, categories, moderation and the reference itself", async () => {
     const login = await api.post("/api/auth/login", {
       email: author.email,

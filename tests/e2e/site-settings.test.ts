@@ -176,4 +176,65 @@ describe("site settings", () => {
       await watched.context.close();
     }
   });
+
+  it("an admin writes an About page on a phone and puts it in the header; a visitor opens it", async () => {
+    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    await signIn(site, server.config.publicUrl, admin.token);
+    const { page } = site;
+    await page.goto("/admin-dashboard");
+    await page
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link", { name: "Pages" })
+      .click();
+    await page.waitForURL("**/admin-dashboard/pages");
+    await shows(page.getByText("No pages yet"));
+    await page.getByRole("link", { name: "New page" }).click();
+    await page.waitForURL("**/admin-dashboard/pages/new");
+
+    // Checked in the browser first: a page needs its text.
+    await page.getByLabel("Title").fill("About us");
+    await page.getByRole("button", { name: "Create page" }).click();
+    await shows(page.getByText("Page text is required"));
+    // The address follows the title until typed.
+    expect(await page.getByLabel(/^Address/).inputValue()).toBe("about-us");
+    await page
+      .getByRole("textbox", { name: "Text (Markdown)" })
+      .fill("## Who we are\n\nWe write about **Go**.");
+    await page.getByRole("button", { name: "Create page" }).click();
+    await shows(page.getByText("Page created"));
+    await expectAccessible(page);
+
+    // Renamed: the old address keeps working.
+    await page.getByLabel(/^Address/).fill("about");
+    await page.getByRole("button", { name: "Save page" }).click();
+    await shows(page.getByText("Page saved"));
+
+    await page.goto("/admin-dashboard/site-settings");
+    const header = page.getByRole("group", { name: "Header links" });
+    const labels = header.getByLabel(/^Label \d+$/);
+    const blank = await labels.count();
+    await header.getByLabel(`Label ${String(blank)}`).fill("About");
+    await header.getByLabel(`Address ${String(blank)}`).fill("/pages/about");
+    await page.getByRole("button", { name: "Save" }).click();
+    await shows(page.getByRole("status").getByText("Site settings saved"));
+
+    const visitor = await openSite(browser, server.config.publicUrl, { phone: true });
+    await visitor.page.goto("/");
+    await visitor.page.getByRole("button", { name: "Open menu" }).click();
+    await visitor.page
+      .getByRole("navigation", { name: "Side menu" })
+      .getByRole("link", { name: "About" })
+      .click();
+    await visitor.page.waitForURL("**/pages/about");
+    await shows(visitor.page.getByRole("heading", { level: 1, name: "About us" }));
+    await shows(visitor.page.getByRole("heading", { level: 2, name: "Who we are" }));
+    expect(await visitor.page.title()).toContain("About us");
+    await expectAccessible(visitor.page);
+    await visitor.page.goto("/pages/about-us");
+    await visitor.page.waitForURL("**/pages/about");
+    for (const watched of [site, visitor]) {
+      expectNoProblems(watched);
+      await watched.context.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { deleteCategory } from "../../../core/categories/categories-service.js";
 import { deleteComment } from "../../../core/comments/comments-service.js";
+import { deletePage } from "../../../core/pages/pages-service.js";
 import { deletePost } from "../../../core/posts/posts-service.js";
 import type { Actor } from "../../../core/users/policies.js";
 import { setSuspended } from "../../../core/users/suspension.js";
@@ -21,6 +22,7 @@ const deleters = new Map<string, Deleter>([
   ["post", deletePost],
   ["category", deleteCategory],
   ["comment", deleteComment],
+  ["page", deletePage],
   // Not deletes, but the same one-click row action of the users table.
   [
     "suspend",

@@ -30,6 +30,8 @@ export interface BodyEditorProps {
   postId?: string | undefined;
   /** Set once the form has been saved: the kept draft is dropped. */
   saved?: boolean;
+  /** Where the browser keeps the unsaved text, when not a post's (a static page's). */
+  draft?: string | undefined;
 }
 
 /**
@@ -45,7 +47,7 @@ export function BodyEditor(props: BodyEditorProps) {
   const [enhanced, setEnhanced] = useState(false);
   const [tab, setTab] = useState<"write" | "preview">("write");
   const { value, change, restored, discard } = useKeptText(
-    draftKey(props.postId),
+    props.draft ?? draftKey(props.postId),
     initial,
     textarea,
     props.saved,

@@ -17,6 +17,9 @@ const PREFIX = "blog:draft:";
 export const draftKey = (postId: string | undefined) =>
   `${PREFIX}${postId === undefined ? "create" : `edit:${postId}`}`;
 
+/** The key of a static page's draft: `page:new`, or `page:<page id>` (decision 032). */
+export const pageDraftKey = (pageId: string | undefined) => `${PREFIX}page:${pageId ?? "new"}`;
+
 /** Storage may be missing or refused (private windows, a full quota): writing then just goes on. */
 function storage(): Storage | undefined {
   try {

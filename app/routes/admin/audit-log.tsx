@@ -22,6 +22,9 @@ const ACTIONS: Record<AuditAction, string> = {
   "report.dismiss": "Dismissed report",
   "report.remove": "Removed reported content",
   "report.suspend": "Suspended reported author",
+  "page.create": "Added page",
+  "page.update": "Changed page",
+  "page.delete": "Deleted page",
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -14,6 +14,7 @@ const SECTIONS = [
   { to: "/admin-dashboard/users-table", label: "Users" },
   { to: "/admin-dashboard/posts-table", label: "Posts" },
   { to: "/admin-dashboard/categories-table", label: "Categories" },
+  { to: "/admin-dashboard/pages", label: "Pages" },
   { to: "/admin-dashboard/comments-table", label: "Comments" },
   { to: "/admin-dashboard/reports-table", label: "Reports" },
   { to: "/admin-dashboard/audit-log", label: "Audit log" },

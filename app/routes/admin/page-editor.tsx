@@ -1,0 +1,258 @@
+import { useEffect, useState } from "react";
+import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { META_DESCRIPTION_MAX, POST_TITLE_MAX } from "../../../contract/limits.js";
+import { adminPagesPath, pageEditorPath, pagePath } from "../../../contract/page-paths.js";
+import { PAGE_SLUG_MAX, pageMessages, slugFrom } from "../../../contract/page-rules.js";
+import {
+  createPage,
+  deletePage,
+  findPageForAdmin,
+  listPageRevisions,
+  restorePageRevision,
+  updatePage,
+} from "../../../core/pages/pages-service.js";
+import { requireAdmin } from "../../features/admin/guard.server.js";
+import { flashCookie } from "../../features/flash.server.js";
+import { attempt, fail, failure, formFields, limited } from "../../features/forms/action.server.js";
+import { BodyEditor } from "../../features/forms/body-editor.js";
+import { dropDraft, pageDraftKey } from "../../features/forms/draft-store.js";
+import { Field, SelectField, TextAreaField } from "../../features/forms/field.js";
+import { FormAlert } from "../../features/forms/form-alert.js";
+import { useClientValidation } from "../../features/forms/form-state.js";
+import { pageMeta } from "../../meta.js";
+import { ConfirmDelete } from "../../ui/confirm-delete.js";
+import { dateTime } from "../../ui/format.js";
+import { useToastOn } from "../../ui/toasts.js";
+import type { Route } from "./+types/page-editor";
+
+/** The address of the editor of a page still to write. */
+const NEW = "new";
+
+/**
+ * A static page's editor (decision 032): the posts' body editor (Markdown, images, preview, the
+ * text kept in the browser until saved), its address, search description and status, and its
+ * revisions to restore. `new` is a page still to write.
+ */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const { actor } = requireAdmin(context);
+  const { deps } = context;
+  if (params.id === NEW) {
+    return { site: context.site, page: undefined, revisions: [], created: false };
+  }
+  const found = await attempt(() => findPageForAdmin(deps, actor, params.id));
+  if (!found.ok) throw data(null, { status: 404 });
+  return {
+    site: context.site,
+    page: found.value,
+    revisions: await listPageRevisions(deps, actor, params.id, {}),
+    // Just made from the new page's form: the text the browser kept for that form goes.
+    created: new URL(request.url).searchParams.has(CREATED),
+  };
+}
+
+/** What a refused save had in its fields, to show again. */
+type Typed = Partial<
+  Record<"title" | "slug" | "description" | "metaDescription" | "status", string>
+>;
+const typedOf = (result: unknown): Typed | undefined =>
+  typeof result === "object" && result !== null && "typed" in result
+    ? (result.typed as Typed)
+    : undefined;
+
+/** The query the new page's form redirects with, once saved. */
+const CREATED = "created";
+
+const redirectWith = (to: string, message: string) =>
+  redirect(to, { headers: { "Set-Cookie": flashCookie(message) } });
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { actor } = requireAdmin(context);
+  const tooMany = await limited(context, "postEdit");
+  if (tooMany) return tooMany;
+  const fields = await formFields(request);
+  const { deps } = context;
+  const isNew = params.id === NEW;
+  if (fields.intent === "delete" && !isNew) {
+    const deleted = await attempt(() => deletePage(deps, actor, params.id));
+    return deleted.ok ? redirectWith(adminPagesPath, deleted.value.message) : fail(deleted);
+  }
+  if (fields.intent === "restore" && !isNew) {
+    const restored = await attempt(() =>
+      restorePageRevision(deps, actor, params.id, fields.revisionId ?? ""),
+    );
+    return restored.ok
+      ? redirectWith(pageEditorPath(params.id), pageMessages.restored)
+      : fail(restored);
+  }
+  if (fields.intent !== "save") return fail(failure(400, "Unknown action"));
+  const title = fields.title ?? "";
+  const input = {
+    title,
+    // Left blank, the address follows the title ("About us" -> about-us).
+    slug: (fields.slug ?? "").trim() || slugFrom(title),
+    description: fields.description ?? "",
+    metaDescription: fields.metaDescription ?? "",
+    status: fields.status ?? "published",
+  };
+  const saved = await attempt(() =>
+    isNew
+      ? createPage(deps, actor, input)
+      : updatePage(deps, actor, params.id, { ...input, updatedAt: fields.updatedAt }),
+  );
+  if (!saved.ok) return data({ ...saved, typed: input }, { status: saved.status });
+  if (isNew) {
+    return redirectWith(`${pageEditorPath(saved.value._id)}?${CREATED}`, pageMessages.created);
+  }
+  return { ok: true as const, message: pageMessages.saved, errors: {} };
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  pageMeta(loaderData.site, {
+    title: loaderData.page ? `Edit ${loaderData.page.title}` : "New page",
+    description: "A static page of the site.",
+    path: pageEditorPath(loaderData.page?._id ?? NEW),
+  });
+
+export default function PageEditor({ loaderData }: Route.ComponentProps) {
+  const { page, revisions, created } = loaderData;
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  useToastOn(result);
+  const { errors, form } = useClientValidation(
+    () => import("../../../contract/pages.js").then((m) => m.PageCreateSchema),
+    result?.errors,
+  );
+  const typed = typedOf(result);
+  const [title, setTitle] = useState(typed?.title ?? page?.title ?? "");
+  // A new page's address follows its title until the admin types one of their own.
+  const [slug, setSlug] = useState(typed?.slug ?? page?.slug ?? "");
+  const [slugTouched, setSlugTouched] = useState(page !== undefined);
+  useEffect(() => {
+    if (created) dropDraft(pageDraftKey(undefined));
+  }, [created]);
+  return (
+    <>
+      <h1 className="page-title">{page ? `Edit page: ${page.title}` : "New page"}</h1>
+      <p>
+        <Link to={adminPagesPath}>All pages</Link>
+        {page?.status === "published" ? (
+          <>
+            {" · "}
+            <a href={pagePath(page.slug)}>View the page</a>
+          </>
+        ) : null}
+      </p>
+      <Form method="post" noValidate {...form} className="card form page-form">
+        <input type="hidden" name="intent" value="save" />
+        {page ? <input type="hidden" name="updatedAt" value={page.updatedAt} /> : null}
+        <Field
+          label="Title"
+          name="title"
+          value={title}
+          maxLength={POST_TITLE_MAX}
+          error={errors.title}
+          onChange={(event) => {
+            setTitle(event.currentTarget.value);
+            if (!slugTouched) setSlug(slugFrom(event.currentTarget.value));
+          }}
+        />
+        <Field
+          label={`Address: /pages/ followed by this slug (lowercase letters, digits and hyphens; renaming keeps the old address working)`}
+          name="slug"
+          value={slug}
+          maxLength={PAGE_SLUG_MAX}
+          autoCapitalize="none"
+          autoComplete="off"
+          spellCheck={false}
+          error={errors.slug}
+          onChange={(event) => {
+            setSlug(event.currentTarget.value);
+            setSlugTouched(true);
+          }}
+        />
+        <BodyEditor
+          label="Text (Markdown)"
+          name="description"
+          id="field-description"
+          rows={14}
+          defaultValue={typed?.description ?? page?.description}
+          error={errors.description}
+          draft={pageDraftKey(page?._id)}
+          saved={result?.ok === true}
+        />
+        <TextAreaField
+          label={`Meta description (optional: what search results and share cards show, up to ${String(META_DESCRIPTION_MAX)} characters)`}
+          name="metaDescription"
+          rows={2}
+          maxLength={META_DESCRIPTION_MAX}
+          defaultValue={typed?.metaDescription ?? page?.metaDescription ?? undefined}
+          error={errors.metaDescription}
+        />
+        <SelectField
+          label="Status"
+          name="status"
+          defaultValue={typed?.status ?? page?.status ?? "published"}
+          error={errors.status}
+        >
+          <option value="published">Published: anyone can read it</option>
+          <option value="draft">Draft: only admins see it</option>
+        </SelectField>
+        <FormAlert result={result} />
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={busy}>
+            {page ? "Save page" : "Create page"}
+          </button>
+        </div>
+      </Form>
+      {page ? (
+        <>
+          <Revisions revisions={revisions} />
+          <ConfirmDelete
+            what="page"
+            label="Delete page"
+            fields={{ intent: "delete" }}
+            className="button button-danger"
+          />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** A page's earlier versions, newest first, each to restore. */
+function Revisions({ revisions }: { revisions: Route.ComponentProps["loaderData"]["revisions"] }) {
+  return (
+    <section aria-labelledby="page-revisions" className="card">
+      <h2 id="page-revisions" className="section-title">
+        Revisions
+      </h2>
+      {revisions.length === 0 ? (
+        <p className="empty">
+          No earlier versions yet: each save that changes the title or text keeps the one before
+          here.
+        </p>
+      ) : (
+        <ul className="revision-list">
+          {revisions.map((revision) => (
+            <li key={revision._id}>
+              <time dateTime={revision.createdAt}>{dateTime(revision.createdAt)}</time>{" "}
+              <span className="keep-words">{revision.title}</span>
+              {revision.editor ? ` (replaced by ${revision.editor.username})` : null}{" "}
+              <Form method="post" className="inline-form">
+                <input type="hidden" name="intent" value="restore" />
+                <input type="hidden" name="revisionId" value={revision._id} />
+                <button
+                  type="submit"
+                  className="button button-small button-ghost"
+                  aria-label={`Restore the version of ${dateTime(revision.createdAt)}`}
+                >
+                  Restore
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

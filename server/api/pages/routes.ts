@@ -1,0 +1,74 @@
+import type { FastifyInstance } from "fastify";
+import type { CoreDeps } from "../../../core/deps.js";
+import {
+  createPage,
+  deletePage,
+  findPageBySlug,
+  getPageRevision,
+  listPageRevisions,
+  listPages,
+  restorePageRevision,
+  updatePage,
+} from "../../../core/pages/pages-service.js";
+import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
+import { documented } from "../openapi/route-docs.js";
+import { limits } from "../rate-limits.js";
+import { pageDocs as docs } from "./docs.js";
+
+type IdParams = { Params: { id: string } };
+type RevisionParams = { Params: { id: string; revisionId: string } };
+
+/** Static pages (DESIGN.md 11, "Pages and series"; decision 032): admins write, anyone reads. */
+export function pageRoutes(app: FastifyInstance, deps: CoreDeps) {
+  app.get("/api/pages", documented(docs.list), async (request) => {
+    const signed = await optionalSignedIn(deps, request);
+    return listPages(deps, signed?.actor);
+  });
+
+  app.get<{ Params: { slug: string } }>(
+    "/api/pages/:slug",
+    documented(docs.get),
+    async (request) => {
+      const signed = await optionalSignedIn(deps, request);
+      return (await findPageBySlug(deps, signed?.actor, request.params.slug)).page;
+    },
+  );
+
+  app.post("/api/pages", documented(docs.create, limits.postEdit), async (request, reply) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return reply.status(201).send(await createPage(deps, actor, request.body));
+  });
+
+  app.put<IdParams>("/api/pages/:id", documented(docs.update, limits.postEdit), async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return updatePage(deps, actor, request.params.id, request.body);
+  });
+
+  app.delete<IdParams>("/api/pages/:id", documented(docs.remove), async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return deletePage(deps, actor, request.params.id);
+  });
+
+  app.get<IdParams>("/api/pages/:id/revisions", documented(docs.revisions), async (request) => {
+    const { actor } = await requireSignedIn(deps, request);
+    return listPageRevisions(deps, actor, request.params.id, request.query);
+  });
+
+  app.get<RevisionParams>(
+    "/api/pages/:id/revisions/:revisionId",
+    documented(docs.revision),
+    async (request) => {
+      const { actor } = await requireSignedIn(deps, request);
+      return getPageRevision(deps, actor, request.params.id, request.params.revisionId);
+    },
+  );
+
+  app.post<RevisionParams>(
+    "/api/pages/:id/revisions/:revisionId/restore",
+    documented(docs.restore, limits.postEdit),
+    async (request) => {
+      const { actor } = await requireSignedIn(deps, request);
+      return restorePageRevision(deps, actor, request.params.id, request.params.revisionId);
+    },
+  );
+}
