@@ -146,7 +146,7 @@ export async function listPublishedPageStamps(deps: Pick<CoreDeps, "db">) {
 }
 
 /** A page body's rendering, with the uploads it names (rendered on the render thread). */
-async function renderPageBody(deps: CoreDeps, description: string) {
+export async function renderPageBody(deps: CoreDeps, description: string) {
   const named = await bodyImagesNamedIn(deps.db, description);
   const rendered = await deps.renderMarkdown(description, {
     // Pages are written by admins: their links are followed, as an admin's posts' are.

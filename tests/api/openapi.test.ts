@@ -565,15 +565,15 @@ describe("real answers match the reference", () => {
     const id = created.body._id;
     expectDocumented(
       "PUT",
-      "/api/pages/{id}",
+      "/api/pages/{page}",
       await api.put(`/api/pages/${id}`, { title: "About us", slug: "about-us" }, as),
     );
-    expectDocumented("PUT", "/api/pages/{id}", await api.put(`/api/pages/${UNKNOWN}`, {}, as));
+    expectDocumented("PUT", "/api/pages/{page}", await api.put(`/api/pages/${UNKNOWN}`, {}, as));
     const stale = { title: "Again", updatedAt: "2000-01-01T00:00:00.000Z" };
-    expectDocumented("PUT", "/api/pages/{id}", await api.put(`/api/pages/${id}`, stale, as));
+    expectDocumented("PUT", "/api/pages/{page}", await api.put(`/api/pages/${id}`, stale, as));
     expectDocumented("GET", "/api/pages", await api.get("/api/pages"));
-    expectDocumented("GET", "/api/pages/{slug}", await api.get("/api/pages/about"));
-    expectDocumented("GET", "/api/pages/{slug}", await api.get("/api/pages/nothing-here"));
+    expectDocumented("GET", "/api/pages/{page}", await api.get("/api/pages/about"));
+    expectDocumented("GET", "/api/pages/{page}", await api.get("/api/pages/nothing-here"));
     const revisions = await api.get<{ _id: string }[]>(`/api/pages/${id}/revisions`, as);
     expectDocumented("GET", "/api/pages/{id}/revisions", revisions);
     const revision = revisions.body[0]?._id ?? "";
@@ -588,8 +588,8 @@ describe("real answers match the reference", () => {
       "/api/pages/{id}/revisions/{revisionId}/restore",
       await api.post(`${revisionPath}/restore`, undefined, as),
     );
-    expectDocumented("DELETE", "/api/pages/{id}", await api.delete(`/api/pages/${id}`, as));
-    expectDocumented("DELETE", "/api/pages/{id}", await api.delete(`/api/pages/${id}`, as));
+    expectDocumented("DELETE", "/api/pages/{page}", await api.delete(`/api/pages/${id}`, as));
+    expectDocumented("DELETE", "/api/pages/{page}", await api.delete(`/api/pages/${id}`, as));
   });
 
   it("accounts, categories, moderation and the reference itself", async () => {

@@ -12,9 +12,10 @@ import {
 } from "../../../contract/responses.js";
 import type { RouteDocs } from "../openapi/route-docs.js";
 
-const pageId = { id: "The page's id" };
+const pageId = { page: "The page's id" };
 const noPage = "No page with that id";
-const revisionIds = { ...pageId, revisionId: "The revision's id" };
+const revisionsOf = { id: "The page's id" };
+const revisionIds = { ...revisionsOf, revisionId: "The revision's id" };
 
 /** The API reference's entries for server/api/pages/routes.ts (DESIGN.md 11, "Pages and series"). */
 export const pageDocs = {
@@ -30,7 +31,7 @@ export const pageDocs = {
       "A slug the page had before a rename answers with the page as it is now (its `slug` is " +
       "the current one; the site's `/pages/<old>` redirects). A draft is an admin's alone.",
     access: "anyone-or-signed-in",
-    params: { slug: "The page's slug, or one it had" },
+    params: { page: "The page's slug, or one it had" },
     response: { status: 200, description: "The page", schema: PageSchema },
     errors: { 404: "No page with that slug that the caller may see" },
   },
@@ -69,7 +70,7 @@ export const pageDocs = {
   revisions: {
     summary: "List a page's revisions",
     access: "admin",
-    params: pageId,
+    params: revisionsOf,
     query: PageQuerySchema.pick({ pageNumber: true }),
     response: { status: 200, description: "Newest first", schema: RevisionListSchema },
     errors: { 404: noPage },

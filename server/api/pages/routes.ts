@@ -15,7 +15,8 @@ import { documented } from "../openapi/route-docs.js";
 import { limits } from "../rate-limits.js";
 import { pageDocs as docs } from "./docs.js";
 
-type IdParams = { Params: { id: string } };
+/** `:page` is the page's slug to read it, its id to change it (one name: one path to clients). */
+type PageParams = { Params: { page: string } };
 type RevisionParams = { Params: { id: string; revisionId: string } };
 
 /** Static pages (DESIGN.md 11, "Pages and series"; decision 032): admins write, anyone reads. */
@@ -25,34 +26,38 @@ export function pageRoutes(app: FastifyInstance, deps: CoreDeps) {
     return listPages(deps, signed?.actor);
   });
 
-  app.get<{ Params: { slug: string } }>(
-    "/api/pages/:slug",
-    documented(docs.get),
-    async (request) => {
-      const signed = await optionalSignedIn(deps, request);
-      return (await findPageBySlug(deps, signed?.actor, request.params.slug)).page;
-    },
-  );
+  app.get<PageParams>("/api/pages/:page", documented(docs.get), async (request) => {
+    const signed = await optionalSignedIn(deps, request);
+    return (await findPageBySlug(deps, signed?.actor, request.params.page)).page;
+  });
 
   app.post("/api/pages", documented(docs.create, limits.postEdit), async (request, reply) => {
     const { actor } = await requireSignedIn(deps, request);
     return reply.status(201).send(await createPage(deps, actor, request.body));
   });
 
-  app.put<IdParams>("/api/pages/:id", documented(docs.update, limits.postEdit), async (request) => {
+  app.put<PageParams>(
+    "/api/pages/:page",
+    documented(docs.update, limits.postEdit),
+    async (request) => {
+      const { actor } = await requireSignedIn(deps, request);
+      return updatePage(deps, actor, request.params.page, request.body);
+    },
+  );
+
+  app.delete<PageParams>("/api/pages/:page", documented(docs.remove), async (request) => {
     const { actor } = await requireSignedIn(deps, request);
-    return updatePage(deps, actor, request.params.id, request.body);
+    return deletePage(deps, actor, request.params.page);
   });
 
-  app.delete<IdParams>("/api/pages/:id", documented(docs.remove), async (request) => {
-    const { actor } = await requireSignedIn(deps, request);
-    return deletePage(deps, actor, request.params.id);
-  });
-
-  app.get<IdParams>("/api/pages/:id/revisions", documented(docs.revisions), async (request) => {
-    const { actor } = await requireSignedIn(deps, request);
-    return listPageRevisions(deps, actor, request.params.id, request.query);
-  });
+  app.get<{ Params: { id: string } }>(
+    "/api/pages/:id/revisions",
+    documented(docs.revisions),
+    async (request) => {
+      const { actor } = await requireSignedIn(deps, request);
+      return listPageRevisions(deps, actor, request.params.id, request.query);
+    },
+  );
 
   app.get<RevisionParams>(
     "/api/pages/:id/revisions/:revisionId",
