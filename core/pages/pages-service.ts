@@ -12,6 +12,7 @@ import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { bodyImagesNamedIn, imageSizesOf, keysNamedIn } from "../posts/body-images.js";
 import { pageOf } from "../posts/queries.js";
+import { presentRevisionEntry } from "../posts/revisions.js";
 import { changingContent } from "../shared/content-changes.js";
 import { iso } from "../shared/clock.js";
 import { conflict, DomainError, forbidden, notFound } from "../shared/errors.js";
@@ -414,19 +415,7 @@ export async function listPageRevisions(
     .limit(limit)
     .offset(offset)
     .execute();
-  return rows.map((row) => ({
-    _id: row.id,
-    createdAt: row.created_at,
-    editor:
-      row.editor_id === null || row.editor_username === null
-        ? null
-        : presentPublicUser(deps, {
-            id: row.editor_id,
-            username: row.editor_username,
-            photo_key: row.editor_photo_key,
-          }),
-    title: row.title,
-  }));
+  return rows.map((row) => presentRevisionEntry(deps, row));
 }
 
 /** `GET /api/pages/:id/revisions/:revisionId` (admins): the text it kept. */

@@ -50,21 +50,36 @@ export async function revisionsOf(deps: CoreDeps, postId: string, query: unknown
     .limit(limit)
     .offset(offset)
     .execute();
-  return rows.map((row) => ({
-    _id: row.id,
-    createdAt: row.created_at,
-    /** Who made the edit that replaced this text; null once their account is deleted. */
-    editor:
-      row.editor_id === null || row.editor_username === null
-        ? null
-        : presentPublicUser(deps, {
-            id: row.editor_id,
-            username: row.editor_username,
-            photo_key: row.editor_photo_key,
-          }),
-    title: row.title,
-  }));
+  return rows.map((row) => presentRevisionEntry(deps, row));
 }
+
+/**
+ * A revision in a list (a post's or a static page's): when, who made the edit that replaced this
+ * text (null once their account is deleted), and the title it had.
+ */
+export const presentRevisionEntry = (
+  deps: Pick<CoreDeps, "storage" | "site">,
+  row: {
+    id: string;
+    created_at: string;
+    title: string;
+    editor_id: string | null;
+    editor_username: string | null;
+    editor_photo_key: string | null;
+  },
+) => ({
+  _id: row.id,
+  createdAt: row.created_at,
+  editor:
+    row.editor_id === null || row.editor_username === null
+      ? null
+      : presentPublicUser(deps, {
+          id: row.editor_id,
+          username: row.editor_username,
+          photo_key: row.editor_photo_key,
+        }),
+  title: row.title,
+});
 
 /** `GET /api/posts/:id/revisions/:revisionId`: the text it kept. */
 export async function getRevision(
