@@ -18,7 +18,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const actor = context.viewer?.actor;
   try {
     const { page, movedTo } = await findPageBySlug(context.deps, actor, params.slug);
-    if (movedTo !== undefined) throw redirect(pagePath(movedTo), 301);
+    // Permanent for search engines, but checked again by browsers and caches each time: the old
+    // slug may be taken back, or by another page, later.
+    if (movedTo !== undefined) {
+      throw redirect(pagePath(movedTo), { status: 301, headers: { "cache-control": "no-cache" } });
+    }
     return { site: context.site, page, isAdmin: actor?.isAdmin === true };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") {

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { REVISIONS_PAGE_SIZE } from "../../contract/limits.js";
 import { PageQuerySchema } from "../../contract/content.js";
 import {
@@ -99,18 +99,15 @@ export async function findPageBySlug(deps: CoreDeps, actor: Actor | undefined, s
     if (!canSee(actor, row)) throw notFound(pageMessages.notFound);
     return { page: presentPage(deps, row, row), movedTo: key === slug ? undefined : row.slug };
   }
-  const moved = await deps.db
-    .selectFrom("page_slugs")
-    .innerJoin("pages", "pages.id", "page_slugs.page_id")
-    .select(["pages.slug", "pages.status"])
+  const moved = await pageWithAuthor(deps.db)
+    .innerJoin("page_slugs", "page_slugs.page_id", "pages.id")
     .where("page_slugs.slug", "=", key)
     .executeTakeFirst();
   if (!moved || !canSee(actor, moved)) throw notFound(pageMessages.notFound);
-  const current = await pageWithAuthor(deps.db)
-    .where("pages.slug", "=", moved.slug)
-    .executeTakeFirstOrThrow();
-  return { page: presentPage(deps, current, current), movedTo: moved.slug };
+  return { page: presentPage(deps, moved, moved), movedTo: moved.slug };
 }
+
+const byTitle = new Intl.Collator("en", { sensitivity: "base", numeric: true });
 
 /**
  * `GET /api/pages`: the published pages by title for anyone; every page for an admin, drafts
@@ -121,10 +118,10 @@ export async function listPages(deps: CoreDeps, actor: Actor | undefined) {
     .selectFrom("pages")
     .select(["id", "slug", "title", "meta_description", "status", "published_at", "updated_at"])
     .$if(actor?.isAdmin !== true, (query) => query.where("status", "=", "published"))
-    // By title as a reader sorts them: "about" before "Zebra".
-    .orderBy(sql`lower(title)`)
-    .orderBy("id")
     .execute();
+  // By title as a reader sorts them ("about", "Über uns", "Zebra"), alike on both engines: a
+  // site has a handful of pages, sorted here rather than by each database's own collation.
+  rows.sort((a, b) => byTitle.compare(a.title, b.title) || (a.id < b.id ? -1 : 1));
   return rows.map((row) => ({
     _id: row.id,
     slug: row.slug,
@@ -177,8 +174,8 @@ async function claimPageImages(
       (image) =>
         shown.has(image.image_key) &&
         image.post_id === null &&
-        (image.page_id === null || image.page_id === pageId) &&
-        image.uploader_is_admin === 1,
+        // Its own images whoever uploaded them (an import's), or an admin's upload no page has.
+        (image.page_id === pageId || (image.page_id === null && image.uploader_is_admin === 1)),
     )
     .map((image) => image.image_key);
   if (claimed.length > 0) {
@@ -294,14 +291,10 @@ export async function updatePage(deps: CoreDeps, actor: Actor, id: string, input
     (fields.title !== undefined && fields.title !== page.title) || body !== undefined;
   await changingContent(deps, () =>
     deps.db.transaction().execute(async (trx) => {
-      if (slug !== page.slug) {
-        await takeSlug(trx, slug, page.id);
-        await trx
-          .insertInto("page_slugs")
-          .values({ slug: page.slug, page_id: page.id, created_at: now })
-          .execute();
-      }
-      if (textChanges) await keepRevision(trx, page, actor.id, now);
+      // Another page's slug is refused before anything is written.
+      if (slug !== page.slug) await takeSlug(trx, slug, page.id);
+      // The row first: written over the page as it was read, so of two admins' saves one wins and
+      // the other (waiting on the row's lock on PostgreSQL) writes nothing and gets the 409.
       const updated = await trx
         .updateTable("pages")
         .set({
@@ -322,10 +315,16 @@ export async function updatePage(deps: CoreDeps, actor: Actor, id: string, input
           updated_at: now,
         })
         .where("id", "=", page.id)
-        // Written over the page as it was read, so two admins' saves cannot cross unseen.
         .where("updated_at", "=", page.updated_at)
         .executeTakeFirst();
       if (updated.numUpdatedRows !== 1n) throw conflict(pageMessages.changedElsewhere);
+      if (slug !== page.slug) {
+        await trx
+          .insertInto("page_slugs")
+          .values({ slug: page.slug, page_id: page.id, created_at: now })
+          .execute();
+      }
+      if (textChanges) await keepRevision(trx, page, actor.id, now);
       if (body) await claimPageImages(trx, page.id, body, now);
       await recordAudit(trx, deps, actor, "page.update", {
         kind: "page",

@@ -1,144 +1,98 @@
-import { withLineFeeds } from "../../contract/validation.js";
-import { createHash, randomBytes } from "node:crypto";
-import { readFile, realpath } from "node:fs/promises";
-import path from "node:path";
-import sharp from "sharp";
-import { EMAIL_PATTERN } from "../../contract/auth.js";
+import { postPath, pagePath } from "../../contract/page-paths.js";
 import {
-  BIO_MAX,
-  BODY_IMAGE_MAX_BYTES,
   CATEGORY_TITLE_MAX,
   CATEGORY_TITLE_MIN,
   COMMENT_MAX,
   COMMENT_MIN,
-  EMAIL_MAX,
   IMAGE_CREATE_MAX_BYTES,
   POST_DESCRIPTION_MAX,
   POST_TITLE_MAX,
   TAG_MAX,
   TAG_MIN,
   TAGS_MAX,
-  USERNAME_MAX,
 } from "../../contract/limits.js";
-import { isTag, normalizeTag } from "../../contract/content.js";
 import type { CommentsTable, PostsTable } from "../../db/schema.js";
 import type { Insertable } from "kysely";
-import { createUser, emailKeyOf } from "../auth/auth-service.js";
+import sharp from "sharp";
 import type { CoreDeps } from "../deps.js";
-import { discardImages, encodeImage, imageUrl, putImage } from "../media/images.js";
+import { discardImages, encodeImage, putImage } from "../media/images.js";
 import { bodyFor } from "../posts/posts-service.js";
 import { DomainError } from "../shared/errors.js";
 import { newId } from "../shared/ids.js";
-import { actorOf, type Actor } from "../users/policies.js";
+import type { SiteSettingsDefaults } from "../site-settings/site-settings-service.js";
 import type { ForeignBlog, ForeignPost } from "./foreign.js";
+import { importedAccounts } from "./imported-accounts.js";
+import {
+  importedImages,
+  importedTitle,
+  MARKDOWN_LINK,
+  recordBodyImages,
+  strayLinks,
+  tagFrom,
+  titleShortened,
+  type ImportedItem,
+} from "./imported-bodies.js";
+import { importNavigation, type NavigationOutcome } from "./imported-navigation.js";
+import { importPages, planPages } from "./imported-pages.js";
 import type { Progress } from "./progress.js";
-import { postPath } from "../../contract/page-paths.js";
 
 export interface BlogImportReport {
   imported: {
     authors: number;
     categories: number;
     posts: number;
+    pages: number;
     comments: number;
     images: number;
   };
   /** Accounts that existed already (by e-mail address) and got the posts. */
   existingAuthors: number;
   skipped: { item: string; reason: string }[];
-  /** Posts the source did not show to everyone (password-protected, private...), kept as drafts. */
-  drafts: { post: string; title: string; reason: string }[];
+  /**
+   * Posts and pages the source did not show to everyone (password-protected, private...), kept
+   * as drafts.
+   */
+  drafts: { kind: ImportedItem["kind"]; ref: string; title: string; reason: string }[];
   /** Images the body or feature named that the folder does not have (or that are not images). */
-  missingImages: { post: string; url: string; reason: string }[];
+  missingImages: { kind: ImportedItem["kind"]; ref: string; url: string; reason: string }[];
   /** Changes made to fit this site's rules (a title shortened, a placeholder image...). */
   notes: string[];
+  /** What became of the source's navigation (Ghost's), when it has one. */
+  navigation?: NavigationOutcome;
 }
 
 /** Where imported posts without a category are filed (WordPress's own name for it). */
 export const DEFAULT_CATEGORY = "Uncategorized";
-const PLACEHOLDER_DOMAIN = "imported.invalid";
-
-/** Markdown links and images: `[text](url "title")`, `![alt](url)`. */
-const MARKDOWN_LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(\s+"[^"]*")?\s*\)/g;
-/** Markdown images: `![alt](url "title")`. */
-const MARKDOWN_IMAGE = /!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(\s+"[^"]*")?\s*\)/g;
 
 /**
  * Adds a blog from another platform to this site (decision 019): authors become accounts that
- * must reset their password, categories are made as needed, each post (with its images and
- * comments) is written in one transaction through the same renderer and limits as a new post.
- * A post already imported (same title and creation time) is skipped, so a second run adds nothing.
+ * must reset their password, categories are made as needed, each page and each post (with its
+ * images and comments) is written in one transaction through the same renderer and limits as a
+ * new one, and the source's navigation becomes the site's when the site has none saved yet.
+ * A post or page already imported (same title and creation time) is skipped, so a second run adds
+ * nothing.
  */
 export async function importBlog(
   deps: CoreDeps,
   blog: ForeignBlog,
-  options: { imagesDir?: string | undefined; progress?: Progress | undefined },
+  options: {
+    imagesDir?: string | undefined;
+    progress?: Progress | undefined;
+    /** What the site shows until its settings are saved: the navigation may be the first saved. */
+    siteDefaults: SiteSettingsDefaults;
+  },
 ): Promise<BlogImportReport> {
   const report: BlogImportReport = {
-    imported: { authors: 0, categories: 0, posts: 0, comments: 0, images: 0 },
+    imported: { authors: 0, categories: 0, posts: 0, pages: 0, comments: 0, images: 0 },
     existingAuthors: 0,
     skipped: [...blog.skipped],
     drafts: [],
     missingImages: [],
     notes: [],
   };
-  const imagesDir = options.imagesDir ? await realpath(options.imagesDir) : undefined;
+  const images = await importedImages(deps, blog, options.imagesDir, report);
   const authors = new Map(blog.authors.map((author) => [author.ref, author]));
-  const accounts = new Map<string, Actor>();
-  let commenters = 0;
-
-  /**
-   * The account of an address, made (unverified, with a password nobody knows) when new; a
-   * commenter's is always a placeholder of their name (`commenter`: no note of its own).
-   */
-  async function accountFor(
-    name: string,
-    email: string,
-    bio: string,
-    ref: string,
-    commenter = false,
-  ) {
-    const usable = EMAIL_PATTERN.test(email) && email.length <= EMAIL_MAX;
-    const username = usernameFrom(name);
-    const address = usable
-      ? email
-      : `${username.toLowerCase()}-${shortHash(ref)}@${PLACEHOLDER_DOMAIN}`;
-    const key = emailKeyOf(address);
-    const known = accounts.get(key);
-    if (known) return known;
-    const existing = await deps.db
-      .selectFrom("users")
-      .selectAll()
-      .where("email_key", "=", key)
-      .executeTakeFirst();
-    if (existing) {
-      if (!address.endsWith(`@${PLACEHOLDER_DOMAIN}`)) report.existingAuthors += 1;
-      const actor = actorOf(existing);
-      accounts.set(key, actor);
-      return actor;
-    }
-    const user = await createUser(deps, {
-      username,
-      email: address,
-      // Nobody ever knows it: the account opens through "Reset Password" (decision 019).
-      password: `${randomBytes(24).toString("base64url")}aA1!`,
-      isVerified: false,
-    });
-    if (bio.trim() !== "")
-      await deps.db
-        .updateTable("users")
-        .set({ bio: bio.trim().slice(0, BIO_MAX) })
-        .where("id", "=", user.id)
-        .execute();
-    if (commenter) commenters += 1;
-    else if (!usable)
-      report.notes.push(
-        `${name}: no usable e-mail address in the export, so the account has ${address} until an admin changes it`,
-      );
-    report.imported.authors += 1;
-    const actor = actorOf(user);
-    accounts.set(key, actor);
-    return actor;
-  }
+  const { accountFor, commentersNote } = importedAccounts(deps, report);
 
   // A category is as old as its first post, never older than now (a scheduled post's date).
   const now = new Date().toISOString();
@@ -167,75 +121,21 @@ export async function importBlog(
     return title;
   }
 
-  /** Where in the images folder the source keeps the image at this address, if it says. */
-  function sourceImagePath(url: string) {
-    const bare = url.split(/[?#]/)[0] ?? "";
-    const known = blog.imagePaths?.get(bare);
-    if (known !== undefined) return known;
-    // A resized copy sits beside its original: `photo-300x200.jpg` of `photo.jpg`.
-    const original = blog.imagePaths?.get(bare.replace(RESIZED, "$1"));
-    const name = bare.slice(bare.lastIndexOf("/") + 1);
-    if (original !== undefined && RESIZED.test(name))
-      return path.posix.join(path.posix.dirname(original), name);
-    return relativeImagePath(url);
-  }
-
-  /** The file an image URL of the source names inside the images folder, if any. */
-  async function fileOf(url: string): Promise<{ file?: string; reason: string }> {
-    if (!imagesDir) return { reason: "no --images folder was given" };
-    const relative = sourceImagePath(url);
-    if (relative === undefined) return { reason: "not an image of the blog's own" };
-    const candidates = [
-      relative,
-      // Ghost's resized copies, and WordPress's (`photo-300x200.jpg` of `photo.jpg`).
-      relative.replace(/^size\/w\d+\//, ""),
-      relative.replace(RESIZED, "$1"),
-    ];
-    for (const candidate of candidates) {
-      const file = path.resolve(imagesDir, candidate);
-      if (!file.startsWith(`${imagesDir}${path.sep}`)) return { reason: "outside the folder" };
-      const found = await realpath(file).catch(() => undefined);
-      if (found?.startsWith(`${imagesDir}${path.sep}`)) return { file: found, reason: "" };
-    }
-    return { reason: "not in the images folder" };
-  }
-
-  async function storedImage(post: ForeignPost, url: string, maxBytes: number) {
-    const { file, reason } = await fileOf(url);
-    if (!file) {
-      report.missingImages.push({ post: post.ref, url, reason });
-      return undefined;
-    }
-    const bytes = await readFile(file);
-    if (bytes.length > maxBytes) {
-      report.missingImages.push({ post: post.ref, url, reason: "larger than uploads may be" });
-      return undefined;
-    }
-    try {
-      const encoded = await encodeImage(bytes);
-      return { key: await putImage(deps.storage, encoded), encoded };
-    } catch (error) {
-      const why = error instanceof DomainError ? error.message : "could not be read as an image";
-      report.missingImages.push({ post: post.ref, url, reason: why });
-      return undefined;
-    }
-  }
-
   // Each post's id here, known before any is written: links between them lead here (a slug two
   // posts share leads nowhere in particular and is left as it was). A post imported by an
-  // earlier run keeps the id it has.
+  // earlier run keeps the id it has. Each page's slug likewise.
   const refCounts = new Map<string, number>();
   for (const post of blog.posts) refCounts.set(post.ref, (refCounts.get(post.ref) ?? 0) + 1);
   const postIds = new Map<string, string>();
   const existingIds = new Set<string>();
   /** The posts already here (same title and creation time), by that pair. */
   const present = new Set<string>();
-  const presenceOf = (post: ForeignPost) => `${importedTitle(post)}\u0000${post.createdAt}`;
+  const presenceOf = (post: ForeignPost) => `${importedTitle(post.title)}\u0000${post.createdAt}`;
   for (const post of blog.posts) {
     const existing = await deps.db
       .selectFrom("posts")
       .select("id")
-      .where("title", "=", importedTitle(post))
+      .where("title", "=", importedTitle(post.title))
       .where("created_at", "=", post.createdAt)
       .executeTakeFirst();
     if (existing) {
@@ -244,13 +144,16 @@ export async function importBlog(
     }
     if (refCounts.get(post.ref) === 1) postIds.set(post.ref, existing?.id ?? newId());
   }
+  const pagePlan = await planPages(deps.db, blog.pages);
   const writtenIds = new Set<string>();
-  /** For each post, the other posts its links were led to. */
+  /** The posts and pages written (as the report names them: `post slug`, `page slug`). */
+  const written = new Set<string>();
+  /** For each post or page (as the report names it), the posts its links were led to. */
   const linkedRefs = new Map<string, Set<string>>();
   const oldSite = blog.siteUrl?.replace(/\/+$/, "");
-  /** Links to the old site's posts, now to the same posts here. */
-  const relinked = (post: ForeignPost) =>
-    post.markdown.replace(
+  /** Links to the old site's posts and pages, now to the same posts and pages here. */
+  const relinked = (item: ImportedItem, markdown: string) =>
+    markdown.replace(
       MARKDOWN_LINK,
       (whole, bang: string, label: string, url: string, title = "") => {
         if (bang === "!") return whole;
@@ -263,19 +166,40 @@ export async function importBlog(
         // A tag's, a category's or an author's page is no post, whatever its last word.
         if (segments.some((segment) => NOT_POSTS.has(segment.toLowerCase()))) return whole;
         const slug = segments.at(-1);
-        const id = slug === undefined ? undefined : postIds.get(slug);
-        if (!id || slug === undefined) return whole;
-        linkedRefs.set(post.ref, (linkedRefs.get(post.ref) ?? new Set()).add(slug));
-        return `[${label}](${postPath(id)}${String(title)})`;
+        if (slug === undefined) return whole;
+        const id = postIds.get(slug);
+        if (id) {
+          const from = `${item.kind} ${item.ref}`;
+          linkedRefs.set(from, (linkedRefs.get(from) ?? new Set()).add(slug));
+          return `[${label}](${postPath(id)}${String(title)})`;
+        }
+        const page = pagePlan.links.get(slug);
+        return page === undefined ? whole : `[${label}](${pagePath(page)}${String(title)})`;
       },
     );
+
+  // Pages first: the links of the posts then lead only to pages that are here.
+  const pagesWritten = await importPages(
+    {
+      deps,
+      blog,
+      report,
+      images,
+      accountOf: (author) => accountFor(author.name, author.email, author.bio, author.ref),
+      relinked,
+      progress: options.progress,
+    },
+    pagePlan.plans,
+    pagePlan.links,
+  );
+  for (const ref of pagesWritten) written.add(`page ${ref}`);
 
   options.progress?.start(`${blog.source} posts`, blog.posts.length);
   for (const post of blog.posts) {
     options.progress?.tick();
     const skip = (reason: string) => report.skipped.push({ item: `post ${post.ref}`, reason });
-    const title = importedTitle(post);
-    if (post.title.trim().replace(/\s+/g, " ").length > POST_TITLE_MAX)
+    const title = importedTitle(post.title);
+    if (titleShortened(post.title))
       report.notes.push(
         `post ${post.ref}: title shortened to ${String(POST_TITLE_MAX)} characters`,
       );
@@ -311,49 +235,14 @@ export async function importBlog(
     const stored: string[] = [];
     try {
       // Images in the body, each stored once and its address rewritten to this site's.
-      const bodyImages: { key: string; width: number; height: number }[] = [];
-      const replacements = new Map<string, string>();
-      const elsewhere = new Set<string>();
-      for (const match of post.markdown.matchAll(MARKDOWN_IMAGE)) {
-        const url = match[2] ?? "";
-        if (replacements.has(url) || elsewhere.has(url)) continue;
-        if (sourceImagePath(url) === undefined) {
-          elsewhere.add(url);
-          // Pages show only this site's images (its CSP): another site's stays a link.
-          report.missingImages.push({
-            post: post.ref,
-            url,
-            reason: "on another site: shown as a link to it",
-          });
-          continue;
-        }
-        const image = await storedImage(post, url, BODY_IMAGE_MAX_BYTES);
-        if (!image) continue;
-        stored.push(image.key);
-        bodyImages.push({
-          key: image.key,
-          width: image.encoded.width,
-          height: image.encoded.height,
-        });
-        replacements.set(url, imageUrl(deps.storage, image.key, "lg"));
-      }
-      const linked = relinked(post);
-      const stray = [...linked.matchAll(MARKDOWN_LINK)]
-        .filter(
-          ([, bang, , url = ""]) => bang === "" && /^\/(?!posts\/details\/|uploads\/)/.test(url),
-        )
-        .map((match) => match[3] ?? "");
+      const item: ImportedItem = { kind: "post", ref: post.ref };
+      const linked = relinked(item, post.markdown);
+      const stray = strayLinks(linked);
       if (stray.length > 0)
         extra.push(
-          `links to the old site's pages that were not imported lead to paths this site does not have: ${[...new Set(stray)].join(", ")}`,
+          `links to the old site's pages that were not imported lead to paths this site does not have: ${stray.join(", ")}`,
         );
-      const markdown = withLineFeeds(linked).replace(
-        MARKDOWN_IMAGE,
-        (whole, alt: string, url: string, title?: string) => {
-          const local = replacements.get(url);
-          return local ? `![${alt}](${local}${title ?? ""})` : whole;
-        },
-      );
+      const { markdown, bodyImages } = await images.localBody(item, post.markdown, linked, stored);
       if (markdown.length > POST_DESCRIPTION_MAX) {
         skip(
           `its body is ${String(markdown.length)} characters as Markdown; posts may have ${String(POST_DESCRIPTION_MAX)}`,
@@ -364,7 +253,7 @@ export async function importBlog(
 
       let imageKey: string | undefined;
       if (post.featureImage) {
-        imageKey = (await storedImage(post, post.featureImage, IMAGE_CREATE_MAX_BYTES))?.key;
+        imageKey = (await images.storedImage(item, post.featureImage, IMAGE_CREATE_MAX_BYTES))?.key;
       }
       if (!imageKey) {
         imageKey = (await placeholderImage(deps)).key;
@@ -377,21 +266,7 @@ export async function importBlog(
       const fitted = fittedTags(post.tags);
 
       // Written before the post, as an upload is: the renderer reads their sizes.
-      if (bodyImages.length > 0)
-        await deps.db
-          .insertInto("body_images")
-          .values(
-            bodyImages.map((image) => ({
-              image_key: image.key,
-              uploader_id: actor.id,
-              post_id: null,
-              width: image.width,
-              height: image.height,
-              created_at: post.createdAt,
-              released_at: null,
-            })),
-          )
-          .execute();
+      await recordBodyImages(deps.db, bodyImages, actor.id, post.createdAt);
       const body = await bodyFor(deps, actor, markdown, "markdown");
       // Nothing the source hid becomes public here: such a post waits as a draft (decision 019).
       const status = post.hiddenBecause === null ? post.status : "draft";
@@ -452,11 +327,12 @@ export async function importBlog(
       });
       report.imported.posts += 1;
       writtenIds.add(row.id);
+      written.add(`post ${post.ref}`);
       present.add(presenceOf(post));
       for (const note of [...extra, ...post.notes, ...fitted.notes])
         report.notes.push(`post ${post.ref}: ${note}`);
       if (post.hiddenBecause !== null)
-        report.drafts.push({ post: post.ref, title, reason: post.hiddenBecause });
+        report.drafts.push({ kind: "post", ref: post.ref, title, reason: post.hiddenBecause });
       report.imported.comments += comments.length;
       report.imported.images += stored.length;
     } catch (error) {
@@ -471,33 +347,33 @@ export async function importBlog(
     }
   }
   options.progress?.done();
-  if (commenters > 0)
-    report.notes.push(
-      `${String(commenters)} commenter(s) got a placeholder account under their name (@${PLACEHOLDER_DOMAIN}): the address typed into a comment form proves nothing, so no comment went to an account by it`,
-    );
+  const commenters = commentersNote();
+  if (commenters !== undefined) report.notes.push(commenters);
   // A link led to a post that was then not imported (refused, or without a body) leads nowhere.
   for (const [from, targets] of linkedRefs) {
-    if (!writtenIds.has(postIds.get(from) ?? "")) continue;
+    if (!written.has(from)) continue;
     for (const target of targets) {
       const id = postIds.get(target) ?? "";
       if (!writtenIds.has(id) && !existingIds.has(id))
         report.notes.push(
-          `post ${from}: its link to post ${target} leads nowhere (${target} was not imported)`,
+          `${from}: its link to post ${target} leads nowhere (${target} was not imported)`,
         );
     }
   }
+  if (blog.navigation)
+    report.navigation = await importNavigation(deps, blog, report, {
+      pages: pagePlan.links,
+      posts: (slug) => {
+        const id = postIds.get(slug);
+        return id !== undefined && (writtenIds.has(id) || existingIds.has(id)) ? id : undefined;
+      },
+      defaults: options.siteDefaults,
+    });
   return report;
 }
 
 /** The first words of an old site's paths that are not posts: taxonomies, authors, files. */
 const NOT_POSTS = new Set(["tag", "category", "author", "page", "feed", "wp-content", "content"]);
-
-/** The post's title here: spaces collapsed, "Untitled" for none, cut to the limit with "…". */
-function importedTitle(post: ForeignPost) {
-  const title = post.title.trim().replace(/\s+/g, " ");
-  if (title === "") return "Untitled";
-  return title.length > POST_TITLE_MAX ? `${title.slice(0, POST_TITLE_MAX - 1).trimEnd()}…` : title;
-}
 
 /** The category a post is filed under here: its own, made to fit, or the default. */
 function categoryTitle(post: ForeignPost) {
@@ -505,14 +381,6 @@ function categoryTitle(post: ForeignPost) {
   if (title.length < CATEGORY_TITLE_MIN) title = DEFAULT_CATEGORY;
   if (title.length > CATEGORY_TITLE_MAX) title = title.slice(0, CATEGORY_TITLE_MAX).trim();
   return title;
-}
-
-/** A source's tag name as a tag here (`Edge Case` is `edge-case`); undefined when none can be. */
-export function tagFrom(name: string): string | undefined {
-  const tag = normalizeTag(name)
-    .replace(/[^\p{L}\p{M}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "");
-  return isTag(tag) ? tag : undefined;
 }
 
 /** The post's tags as this site takes them (at most TAGS_MAX), and what was left out, in words. */
@@ -538,35 +406,6 @@ function fittedTags(names: readonly string[]) {
     );
   return { tags: kept, notes };
 }
-
-/** WordPress's name for a resized copy of an upload: `photo-300x200.jpg`. */
-const RESIZED = /-\d+x\d+(\.\w+)$/;
-
-/**
- * The path inside the images folder that a source's image URL names: after `/content/images/`
- * (Ghost, also as `__GHOST_URL__/content/images/...`) or `/wp-content/uploads/` (WordPress).
- */
-export function relativeImagePath(url: string): string | undefined {
-  const bare = url.split(/[?#]/)[0] ?? "";
-  const match = /(?:^|\/)(?:content\/images|wp-content\/uploads)\/(.+)$/.exec(bare);
-  if (!match?.[1]) return undefined;
-  try {
-    const relative = decodeURIComponent(match[1]);
-    return relative.split("/").includes("..") ? undefined : relative;
-  } catch {
-    return undefined;
-  }
-}
-
-function usernameFrom(name: string) {
-  const letters = name
-    .normalize("NFKD")
-    .replace(/[^a-zA-Z0-9]/g, "")
-    .slice(0, USERNAME_MAX);
-  return letters === "" ? "author" : letters;
-}
-
-const shortHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 8);
 
 /** A plain image for a post that had no feature image: each post gets its own copy. */
 async function placeholderImage(deps: CoreDeps) {

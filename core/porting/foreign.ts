@@ -45,11 +45,47 @@ export interface ForeignPost {
   notes: string[];
 }
 
+/**
+ * A static page of the source (decision 032): the writer gives it a slug here, renders its body as
+ * a page's and stores the blog's own images in it as a post's.
+ */
+export interface ForeignPage {
+  /** How the report names it: the source's slug or id. */
+  ref: string;
+  /** The source's slug ("" when it has none): kept when it is one here. */
+  slug: string;
+  title: string;
+  markdown: string;
+  status: "published" | "draft";
+  /** As a post's: why the source did not show it to everyone, or null. */
+  hiddenBecause: string | null;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  authorRef: string;
+  /** What search results and share cards show of it, where the source keeps one. */
+  metaDescription: string | null;
+  /** What the reader changed or left out of this page, each in words. */
+  notes: string[];
+}
+
+/** A link of the source's navigation, as it has it (the writer makes it fit, or reports it). */
+export interface ForeignLink {
+  label: string;
+  url: string;
+}
+
 export interface ForeignBlog {
   source: "Ghost" | "WordPress";
   authors: ForeignAuthor[];
   posts: ForeignPost[];
-  /** What the reader left out already (pages, trashed posts...), each with why. */
+  pages: ForeignPage[];
+  /**
+   * The site's navigation where the source keeps one (Ghost's primary and secondary navigation):
+   * a place the export does not have is undefined.
+   */
+  navigation?: { header?: ForeignLink[]; footer?: ForeignLink[] };
+  /** What the reader left out already (trashed posts, other kinds...), each with why. */
   skipped: { item: string; reason: string }[];
   /**
    * Where the images folder keeps a file the source names by an address outside its uploads

@@ -6,18 +6,21 @@ import {
   isoTime,
   SourceRefused,
   type ForeignBlog,
+  type ForeignPage,
   type ForeignPost,
   type ReadLimits,
 } from "./foreign.js";
+import { ghostNavigation } from "./ghost-navigation.js";
 import markdownItFactory, { type MarkdownIt } from "markdown-it";
 import { decodeEntities, escapeMarkdown, htmlToMarkdown, isSafeHref } from "./html-to-markdown.js";
 
 /**
  * Ghost's JSON export (Settings > Advanced > Import/Export > Export content): `db[0].data` holds
- * the tables posts, tags, posts_tags, users and posts_authors (0.x files have them at the top,
- * some tools wrap them as `data.data`). Each row is read on its own: one that cannot be is
- * reported and the rest imported. A post's body is its `html` when the export has it, else its
- * Lexical (Ghost 5), mobiledoc (Ghost 1-4) or Markdown (Ghost 0.x) source.
+ * the tables posts (pages among them), tags, posts_tags, users, posts_authors and settings (its
+ * navigation) (0.x files have them at the top, some tools wrap them as `data.data`). Each row is
+ * read on its own: one that cannot be is reported and the rest imported. A post's or page's body
+ * is its `html` when the export has it, else its Lexical (Ghost 5), mobiledoc (Ghost 1-4) or
+ * Markdown (Ghost 0.x) source.
  */
 const text = z.string().nullish();
 const id = z.union([z.string().min(1), z.number()]).transform(String);
@@ -37,6 +40,9 @@ const PostRow = z.looseObject({
   featured: z.unknown().optional(),
   status: text,
   visibility: text,
+  // Where Ghost 1-4 keep what describes a page (meta_description moved to posts_meta in 5).
+  meta_description: text,
+  custom_excerpt: text,
   created_at: z.unknown().optional(),
   updated_at: z.unknown().optional(),
   published_at: z.unknown().optional(),
@@ -49,8 +55,8 @@ const PostTagRow = z.looseObject({
   sort_order: z.number().nullish(),
 });
 const UserRow = z.looseObject({ id, name: text, slug: text, email: text, bio: text });
-// Ghost 5 keeps a feature image's alt text here.
-const PostMetaRow = z.looseObject({ post_id: id, feature_image_alt: text });
+// Ghost 5 keeps a feature image's alt text here, and a page's meta description.
+const PostMetaRow = z.looseObject({ post_id: id, feature_image_alt: text, meta_description: text });
 const PostAuthorRow = z.looseObject({
   post_id: id,
   author_id: id,
@@ -127,9 +133,83 @@ function hiddenOnGhost(post: { status?: string | null; visibility?: string | nul
   return `its status is ${post.status ?? "unknown"}`;
 }
 
+/** How many characters of bodies an import has converted, and its most. */
+interface Budget {
+  converted: number;
+  max: number;
+}
+
+/**
+ * A post's or page's body as Markdown, or undefined when it is too long, past the budget or
+ * unreadable (then reported as `item`).
+ */
+function convertedBody(
+  post: z.infer<typeof PostRow>,
+  kind: "post" | "page",
+  ref: string,
+  budget: Budget,
+  skipped: ForeignBlog["skipped"],
+  notes: string[],
+): string | undefined {
+  const item = `${kind} ${ref}`;
+  const source = [post.html, post.lexical, post.mobiledoc, post.markdown].find((body) =>
+    body?.trim(),
+  );
+  // HTML of ten times what a post may have as Markdown cannot fit (JSON documents are wordier).
+  const most = source === post.html ? 10 * POST_DESCRIPTION_MAX : 50 * POST_DESCRIPTION_MAX;
+  if (source && source.length > most) {
+    skipped.push({
+      item,
+      reason: `its body is ${String(source.length)} characters in the export; ${kind}s may have ${String(POST_DESCRIPTION_MAX)} as Markdown`,
+    });
+    return undefined;
+  }
+  if (budget.converted + (source?.length ?? 0) > budget.max) {
+    skipped.push({ item, reason: budgetSpent(budget.max) });
+    return undefined;
+  }
+  budget.converted += source?.length ?? 0;
+  try {
+    return bodyOf(post, notes);
+  } catch (error) {
+    skipped.push({
+      item,
+      reason:
+        error instanceof SyntaxError
+          ? "its Lexical or mobiledoc document is not JSON"
+          : `its body could not be read (${(error as Error).message})`,
+    });
+    return undefined;
+  }
+}
+
+const byOrder = (a: { sort_order?: number | null }, b: { sort_order?: number | null }) =>
+  (a.sort_order ?? 0) - (b.sort_order ?? 0);
+
+/**
+ * A post's category and tags: Ghost's primary tag is the post's first; internal tags (#...) are
+ * not categories (named in `notes`).
+ */
+function tagsOf(
+  postId: string,
+  links: readonly z.infer<typeof PostTagRow>[],
+  tagNames: ReadonlyMap<string, string>,
+  notes: string[],
+) {
+  const names = links
+    .filter((link) => link.post_id === postId)
+    .sort(byOrder)
+    .map((link) => tagNames.get(link.tag_id))
+    .filter((name) => name !== undefined);
+  const internal = names.filter((name) => name.startsWith("#"));
+  const [primaryTag = null, ...otherTags] = names.filter((name) => !name.startsWith("#"));
+  if (internal.length > 0)
+    notes.push(`internal tag(s) ${internal.join(", ")} not kept (they have no meaning here)`);
+  return { primaryTag, otherTags };
+}
+
 export function readGhostExport(source: string, limits: ReadLimits = {}): ForeignBlog {
-  const sourceMax = limits.sourceMax ?? IMPORT_SOURCE_MAX;
-  let converted = 0;
+  const budget: Budget = { converted: 0, max: limits.sourceMax ?? IMPORT_SOURCE_MAX };
   let json: unknown;
   try {
     json = JSON.parse(source);
@@ -153,96 +233,71 @@ export function readGhostExport(source: string, limits: ReadLimits = {}): Foreig
   const users = table("users", UserRow);
   const posts_meta = table("posts_meta", PostMetaRow);
   const posts_authors = table("posts_authors", PostAuthorRow);
-  const imageAlts = new Map(posts_meta.map((meta) => [meta.post_id, meta.feature_image_alt]));
+  const metaOf = new Map(posts_meta.map((meta) => [meta.post_id, meta]));
   const tagNames = new Map(tags.map((tag) => [tag.id, tag.name]));
-  const byOrder = (a: { sort_order?: number | null }, b: { sort_order?: number | null }) =>
-    (a.sort_order ?? 0) - (b.sort_order ?? 0);
   const foreignPosts: ForeignPost[] = [];
+  const foreignPages: ForeignPage[] = [];
 
   for (const post of posts) {
     const ref = post.slug ?? post.id;
     const isPage = (post.type ?? "post") === "page" || post.page === true || post.page === 1;
-    if (isPage || (post.type ?? "post") !== "post") {
-      skipped.push({
-        item: `${isPage ? "page" : (post.type ?? "")} ${ref}`,
-        reason: isPage
-          ? "this site has posts only: copy a page's text into a post by hand if it should stay"
-          : "only posts are imported",
-      });
+    const kind = isPage ? "page" : (post.type ?? "post");
+    if (kind !== "post" && kind !== "page") {
+      skipped.push({ item: `${kind} ${ref}`, reason: "only posts and pages are imported" });
       continue;
     }
     const createdAt =
       isoTime(post.created_at) ?? isoTime(post.published_at) ?? isoTime(post.updated_at);
     if (!createdAt) {
-      skipped.push({ item: `post ${ref}`, reason: "it has no creation time" });
+      skipped.push({ item: `${kind} ${ref}`, reason: "it has no creation time" });
       continue;
     }
     const notes: string[] = [];
-    // Ghost's primary tag is the post's first; internal tags (#...) are not categories.
-    const names = posts_tags
-      .filter((link) => link.post_id === post.id)
-      .sort(byOrder)
-      .map((link) => tagNames.get(link.tag_id))
-      .filter((name) => name !== undefined);
-    const internal = names.filter((name) => name.startsWith("#"));
-    const [primaryTag = null, ...otherTags] = names.filter((name) => !name.startsWith("#"));
-    if (internal.length > 0)
-      notes.push(`internal tag(s) ${internal.join(", ")} not kept (they have no meaning here)`);
-    if (post.featured === true || post.featured === 1)
+    const { primaryTag, otherTags } = isPage
+      ? { primaryTag: null, otherTags: [] }
+      : tagsOf(post.id, posts_tags, tagNames, notes);
+    if (!isPage && (post.featured === true || post.featured === 1))
       notes.push(
         "was featured on Ghost; this site has no featured posts, it is listed by its date",
       );
-    const author =
-      posts_authors.filter((link) => link.post_id === post.id).sort(byOrder)[0]?.author_id ??
-      (post.author_id == null ? "" : String(post.author_id));
-    const source = [post.html, post.lexical, post.mobiledoc, post.markdown].find((body) =>
-      body?.trim(),
-    );
-    // HTML of ten times what a post may have as Markdown cannot fit (JSON documents are wordier).
-    const most = source === post.html ? 10 * POST_DESCRIPTION_MAX : 50 * POST_DESCRIPTION_MAX;
-    if (source && source.length > most) {
-      skipped.push({
-        item: `post ${ref}`,
-        reason: `its body is ${String(source.length)} characters in the export; posts may have ${String(POST_DESCRIPTION_MAX)} as Markdown`,
-      });
-      continue;
-    }
-    if (converted + (source?.length ?? 0) > sourceMax) {
-      skipped.push({ item: `post ${ref}`, reason: budgetSpent(sourceMax) });
-      continue;
-    }
-    converted += source?.length ?? 0;
-    let markdown: string;
-    try {
-      markdown = bodyOf(post, notes);
-    } catch (error) {
-      skipped.push({
-        item: `post ${ref}`,
-        reason:
-          error instanceof SyntaxError
-            ? "its Lexical or mobiledoc document is not JSON"
-            : `its body could not be read (${(error as Error).message})`,
-      });
-      continue;
-    }
-    foreignPosts.push({
+    const markdown = convertedBody(post, kind, ref, budget, skipped, notes);
+    if (markdown === undefined) continue;
+    const meta = metaOf.get(post.id);
+    const common = {
       ref,
       title: post.title ?? "",
       markdown,
-      status: post.status === "published" ? "published" : "draft",
+      status: post.status === "published" ? ("published" as const) : ("draft" as const),
       hiddenBecause: hiddenOnGhost(post),
       publishedAt: isoTime(post.published_at) ?? null,
       createdAt,
       updatedAt: isoTime(post.updated_at) ?? createdAt,
+      authorRef:
+        posts_authors.filter((link) => link.post_id === post.id).sort(byOrder)[0]?.author_id ??
+        (post.author_id == null ? "" : String(post.author_id)),
+      notes,
+    };
+    if (isPage) {
+      const description = [meta?.meta_description, post.meta_description, post.custom_excerpt]
+        .map((value) => value?.trim())
+        .find(Boolean);
+      foreignPages.push({
+        ...common,
+        slug: post.slug ?? "",
+        metaDescription: description ?? null,
+      });
+      continue;
+    }
+    foreignPosts.push({
+      ...common,
       category: primaryTag,
       tags: otherTags,
-      authorRef: author,
       featureImage: post.feature_image ?? post.image ?? null,
-      featureImageAlt: imageAlts.get(post.id)?.trim().slice(0, IMAGE_ALT_MAX) || null,
+      featureImageAlt: meta?.feature_image_alt?.trim().slice(0, IMAGE_ALT_MAX) || null,
       comments: [],
-      notes,
     });
   }
+  const navigation = ghostNavigation(database.data, skipped);
   return {
     source: "Ghost",
     authors: users.map((user) => ({
@@ -252,6 +307,8 @@ export function readGhostExport(source: string, limits: ReadLimits = {}): Foreig
       bio: user.bio ?? "",
     })),
     posts: foreignPosts,
+    pages: foreignPages,
+    ...(navigation ? { navigation } : {}),
     skipped,
   };
 }

@@ -9,6 +9,7 @@ import {
   type ForeignAuthor,
   type ForeignBlog,
   type ForeignComment,
+  type ForeignPage,
   type ForeignPost,
 } from "./foreign.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
@@ -99,9 +100,9 @@ const HIDDEN_STATUSES: Record<string, string> = {
 };
 
 /**
- * A WordPress eXtended RSS file (Tools > Export): the channel's `wp:author`s, and its `item`s of
+ * A WordPress eXtended RSS file (Tools > Export): the channel's `wp:author`s, its `item`s of
  * type post with their categories, status, dates, feature image (`_thumbnail_id`, an attachment
- * item) and approved comments.
+ * item) and approved comments, and its items of type page.
  */
 export function readWordpressExport(source: string, limits: ReadLimits = {}): ForeignBlog {
   const sourceMax = limits.sourceMax ?? IMPORT_SOURCE_MAX;
@@ -142,23 +143,21 @@ export function readWordpressExport(source: string, limits: ReadLimits = {}): Fo
   }
   const skipped: ForeignBlog["skipped"] = [];
   const posts: ForeignPost[] = [];
+  const pages: ForeignPage[] = [];
   for (const item of items) {
     const type = textOf(item, "wp:post_type");
     const ref = textOf(item, "wp:post_name") || textOf(item, "wp:post_id");
-    if (type !== "post") {
-      if (type === "page")
+    if (type !== "post" && type !== "page") {
+      if (type !== "attachment" && type !== "nav_menu_item")
         skipped.push({
-          item: `page ${ref}`,
-          reason:
-            "this site has posts only: copy a page's text into a post by hand if it should stay",
+          item: `${type || "item"} ${ref}`,
+          reason: "only posts and pages are imported",
         });
-      else if (type !== "attachment" && type !== "nav_menu_item")
-        skipped.push({ item: `${type || "item"} ${ref}`, reason: "only posts are imported" });
       continue;
     }
     const status = textOf(item, "wp:status");
     if (!["publish", "private", "draft", "pending", "future"].includes(status)) {
-      skipped.push({ item: `post ${ref}`, reason: `its status is ${status || "unknown"}` });
+      skipped.push({ item: `${type} ${ref}`, reason: `its status is ${status || "unknown"}` });
       continue;
     }
     const createdAt =
@@ -166,31 +165,32 @@ export function readWordpressExport(source: string, limits: ReadLimits = {}): Fo
       wordpressTime(textOf(item, "wp:post_date")) ??
       isoTime(textOf(item, "pubDate"));
     if (!createdAt) {
-      skipped.push({ item: `post ${ref}`, reason: "it has no date" });
+      skipped.push({ item: `${type} ${ref}`, reason: "it has no date" });
       continue;
     }
     const source = child(item, "content:encoded")?.text ?? "";
     if (source.length > SOURCE_MAX) {
       skipped.push({
-        item: `post ${ref}`,
-        reason: `its body is ${String(source.length)} characters of HTML; posts may have ${String(POST_DESCRIPTION_MAX)} as Markdown`,
+        item: `${type} ${ref}`,
+        reason: `its body is ${String(source.length)} characters of HTML; ${type}s may have ${String(POST_DESCRIPTION_MAX)} as Markdown`,
       });
       continue;
     }
-    const work = source.length + commentsLength(item);
+    // A page's comments are not read (pages have none here): they cost nothing to convert.
+    const work = source.length + (type === "post" ? commentsLength(item) : 0);
     if (converted + work > sourceMax) {
-      skipped.push({ item: `post ${ref}`, reason: budgetSpent(sourceMax) });
+      skipped.push({ item: `${type} ${ref}`, reason: budgetSpent(sourceMax) });
       continue;
     }
     converted += work;
+    const context = { ref, status, createdAt, source, attachments, attachmentsById };
     try {
-      posts.push(
-        readPost(item, { ref, status, createdAt, source, attachments, attachmentsById }, skipped),
-      );
+      if (type === "page") pages.push(readPage(item, context, skipped));
+      else posts.push(readPost(item, context, skipped));
     } catch (error) {
-      // One post that cannot be converted is that post's line in the report, never the import's end.
+      // One item that cannot be converted is its line in the report, never the import's end.
       skipped.push({
-        item: `post ${ref}`,
+        item: `${type} ${ref}`,
         reason: `its body could not be converted (${(error as Error).message})`,
       });
     }
@@ -200,6 +200,7 @@ export function readWordpressExport(source: string, limits: ReadLimits = {}): Fo
     source: "WordPress",
     authors,
     posts,
+    pages,
     skipped,
     imagePaths,
     ...(URL.canParse(siteUrl) ? { siteUrl } : {}),
@@ -213,20 +214,74 @@ const commentsLength = (item: XmlElement) =>
     0,
   );
 
+/** What the reader knows of an item before its body is converted. */
+interface ItemContext {
+  ref: string;
+  status: string;
+  createdAt: string;
+  source: string;
+  attachments: Attachment[];
+  attachmentsById: ReadonlyMap<string, Attachment>;
+}
+
+/** Why an item is not public on WordPress (its status, or a password), or null. */
+const hiddenOnWordpress = (item: XmlElement, status: string) =>
+  textOf(item, "wp:post_password") === ""
+    ? (HIDDEN_STATUSES[status] ?? null)
+    : "password-protected";
+
+/** An item's body as Markdown: its shortcodes expanded, its paragraphs made, then converted. */
+function markdownOf(item: XmlElement, context: ItemContext, notes: string[]) {
+  const html = expandShortcodes(
+    context.source,
+    { postId: textOf(item, "wp:post_id"), attachments: context.attachments },
+    notes,
+  );
+  return htmlToMarkdown(autop(html));
+}
+
+/**
+ * One page item as the writer takes it: its body converted as a post's; its excerpt (or Yoast's
+ * meta description) describes it. Its comments are reported: pages have none here.
+ */
+function readPage(
+  item: XmlElement,
+  context: ItemContext,
+  skipped: ForeignBlog["skipped"],
+): ForeignPage {
+  const { ref, status, createdAt } = context;
+  const notes: string[] = [];
+  const comments = all(item, "wp:comment").length;
+  if (comments > 0)
+    skipped.push({
+      item: `${String(comments)} comment(s) on page ${ref}`,
+      reason: "pages have no comments here",
+    });
+  const description =
+    metaOf(item, "_yoast_wpseo_metadesc") || textOfHtml(child(item, "excerpt:encoded")?.text ?? "");
+  return {
+    ref,
+    slug: textOf(item, "wp:post_name"),
+    title: textOfHtml(child(item, "title")?.text ?? ""),
+    markdown: markdownOf(item, context, notes),
+    status: status === "publish" ? "published" : "draft",
+    hiddenBecause: hiddenOnWordpress(item, status),
+    publishedAt: status === "publish" ? createdAt : null,
+    createdAt,
+    updatedAt: wordpressTime(textOf(item, "wp:post_modified_gmt")) ?? createdAt,
+    authorRef: textOf(item, "dc:creator"),
+    metaDescription: description.trim() || null,
+    notes,
+  };
+}
+
 /** One post item of the export as the writer takes it: its body converted, its comments read. */
 function readPost(
   item: XmlElement,
-  context: {
-    ref: string;
-    status: string;
-    createdAt: string;
-    source: string;
-    attachments: Attachment[];
-    attachmentsById: ReadonlyMap<string, Attachment>;
-  },
+  context: ItemContext,
   skipped: ForeignBlog["skipped"],
 ): ForeignPost {
-  const { ref, status, createdAt, source, attachments, attachmentsById } = context;
+  const { ref, status, createdAt, attachmentsById } = context;
   const notes: string[] = [];
   const comments: ForeignComment[] = [];
   // Pingbacks, trackbacks and plugins' own kinds (reviews, webmentions...), counted by kind.
@@ -270,10 +325,7 @@ function readPost(
           : `only comments are imported, not WordPress's "${kind}" kind`,
     });
   // A password-protected post shows its body and comments only to those given the password.
-  const hiddenBecause =
-    textOf(item, "wp:post_password") === ""
-      ? (HIDDEN_STATUSES[status] ?? null)
-      : "password-protected";
+  const hiddenBecause = hiddenOnWordpress(item, status);
   const terms = (domain: string) =>
     all(item, "category")
       .filter((category) => category.attributes.domain === domain)
@@ -286,12 +338,12 @@ function readPost(
     );
   if (textOf(item, "wp:is_sticky") === "1")
     notes.push("was sticky on WordPress; this site has no pinned posts, it is listed by its date");
-  const html = expandShortcodes(source, { postId: textOf(item, "wp:post_id"), attachments }, notes);
+  const markdown = markdownOf(item, context, notes);
   const cover = attachmentsById.get(metaOf(item, "_thumbnail_id"));
   return {
     ref,
     title: textOfHtml(child(item, "title")?.text ?? ""),
-    markdown: htmlToMarkdown(autop(html)),
+    markdown,
     status: status === "publish" ? "published" : "draft",
     hiddenBecause,
     publishedAt: status === "publish" ? createdAt : null,

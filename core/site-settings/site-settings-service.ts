@@ -272,3 +272,43 @@ export async function updateSiteSettings(
     message: siteSettingsMessages.updated,
   };
 }
+
+/**
+ * Saves `navigation` as the site's when none was saved yet (a blog import's, decision 032): an
+ * admin's choice is never written over. With no settings row yet, the row is made with the SITE_*
+ * values the site shows until then. Returns whether it was saved.
+ */
+export async function saveNavigationIfUnset(
+  deps: Pick<CoreDeps, "db" | "clock">,
+  navigation: SiteNavigation,
+  defaults: SiteSettingsDefaults,
+): Promise<boolean> {
+  const json = JSON.stringify(navigation);
+  const now = iso(deps.clock());
+  return deps.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("site_settings")
+      .set({ navigation: json, updated_at: now })
+      .where("id", "=", ROW_ID)
+      .where("navigation", "is", null)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows > 0n) return true;
+    const inserted = await trx
+      .insertInto("site_settings")
+      .values({
+        id: ROW_ID,
+        title: defaults.title,
+        welcome: defaults.welcome,
+        contact_phone: defaults.contactPhone,
+        contact_email: defaults.contactEmail,
+        logo_key: null,
+        logo_width: null,
+        logo_height: null,
+        navigation: json,
+        updated_at: now,
+      })
+      .onConflict((conflict) => conflict.column("id").doNothing())
+      .executeTakeFirst();
+    return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  });
+}

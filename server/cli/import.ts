@@ -97,6 +97,7 @@ async function importForeignBlog(
     const report = await importBlog(commandDeps(site), blog, {
       imagesDir: images,
       progress: terminalProgress(),
+      siteDefaults: site.config.site,
     });
     process.stdout.write(`${formatBlogReport(blog.source, file, report)}\n`);
   } finally {
@@ -109,25 +110,33 @@ function formatBlogReport(source: string, file: string, report: BlogImportReport
   const lines = [
     `Imported from ${source} (${file}):`,
     `  posts: ${String(imported.posts)}`,
+    `  pages: ${String(imported.pages)}`,
     `  comments: ${String(imported.comments)}`,
     `  new accounts: ${String(imported.authors)} (they sign in after "Reset Password" on the login page)`,
     `  accounts that existed already: ${String(report.existingAuthors)}`,
     `  new categories: ${String(imported.categories)}`,
     `  images: ${String(imported.images)}`,
   ];
+  const { navigation } = report;
+  if (navigation)
+    lines.push(
+      navigation.saved
+        ? `  navigation: ${source}'s, ${String(navigation.header)} header and ${String(navigation.footer)} footer link(s) (this site had none saved)`
+        : `  navigation: not imported (${navigation.why})`,
+    );
   if (report.skipped.length > 0) {
     lines.push(`Skipped ${String(report.skipped.length)}:`);
     for (const { item, reason } of report.skipped) lines.push(`  ${item}: ${reason}`);
   }
   if (report.drafts.length > 0) {
     lines.push(`Imported as drafts ${String(report.drafts.length)}:`);
-    for (const { post, title, reason } of report.drafts)
-      lines.push(`  post ${post} "${title}": ${reason}`);
+    for (const { kind, ref, title, reason } of report.drafts)
+      lines.push(`  ${kind} ${ref} "${title}": ${reason}`);
   }
   if (report.missingImages.length > 0) {
     lines.push(`Images not imported ${String(report.missingImages.length)}:`);
-    for (const { post, url, reason } of report.missingImages)
-      lines.push(`  ${url} (post ${post}): ${reason}`);
+    for (const { kind, ref, url, reason } of report.missingImages)
+      lines.push(`  ${url} (${kind} ${ref}): ${reason}`);
   }
   if (report.notes.length > 0) {
     lines.push("Changed to fit:");

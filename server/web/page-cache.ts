@@ -250,6 +250,8 @@ const SHARED_PAGES: readonly { path: RegExp; reads: readonly string[] }[] = [
   { path: /^\/posts\/categories\/[^/]+$/, reads: ["page"] },
   { path: /^\/profile\/[^/]+$/, reads: ["page"] },
   { path: /^\/@[^/]+$/, reads: ["page"] },
+  // Static pages (decision 032): kept for visitors only (a draft is a 404 to them, never kept).
+  { path: /^\/pages\/[^/]+$/, reads: [] },
   { path: /^\/login$/, reads: ["next"] },
   // Kept in the searches' own budget (`isSearchAddress`): any text is a query.
   { path: /^\/search$/, reads: ["q", "page"] },

@@ -88,7 +88,7 @@ A line break above.
 
 <p>A paragraph WordPress stored as an element.</p>
 
-The last paragraph links to the <a href="${OLD_SITE}/2012/01/02/nested-lists/">lists post</a>, the <a href="${OLD_SITE}/category/nested-lists/">category of that name</a>, an <a href="${OLD_SITE}/empty/">empty post</a> and a <a href="javascript:alert(1)">script</a>.
+The last paragraph links to the <a href="${OLD_SITE}/about/">about page</a>, the <a href="${OLD_SITE}/2012/01/02/nested-lists/">lists post</a>, the <a href="${OLD_SITE}/category/nested-lists/">category of that name</a>, an <a href="${OLD_SITE}/empty/">empty post</a> and a <a href="javascript:alert(1)">script</a>.
 <dl>
 <dt>Definition List Title</dt>
 <dd>This is a definition list division.</dd>
@@ -161,6 +161,28 @@ function wordpressExport() {
     terms: term("category", "Future Things"),
   })}
   ${item({ id: 6, title: "About", slug: "about", content: "<p>A page.</p>", type: "page" })}
+  ${item({
+    id: 8,
+    title: "Page with comments",
+    slug: "page-with-comments",
+    content: "<p>Comments are on this page.</p>",
+    type: "page",
+    extra: `<wp:comment>
+      <wp:comment_author>${cdata("Commenter")}</wp:comment_author>
+      <wp:comment_date_gmt>2012-02-02 10:00:00</wp:comment_date_gmt>
+      <wp:comment_content>${cdata("A comment on a page.")}</wp:comment_content>
+      <wp:comment_approved>${cdata("1")}</wp:comment_approved>
+    </wp:comment>`,
+  })}
+  ${item({
+    id: 9,
+    title: "About.",
+    // A slug of another script (percent-encoded, as WordPress keeps it) is no slug here.
+    slug: "%e3%81%82",
+    content: "<p>About the tests, in <strong>bold</strong>.</p>",
+    type: "page",
+    status: "private",
+  })}
   ${item({ id: 7, title: "Empty", slug: "empty", content: "" })}
   ${attachment(201, 4, "2019/05/boat.jpg", "A boat")}
   ${attachment(202, 4, "2019/05/first.png", "First of the gallery")}
@@ -193,7 +215,9 @@ describe(
       expect(run.code).toBe(0);
       for (const line of [
         "posts: 4",
-        "page about: this site has posts only: copy a page's text into a post by hand if it should stay",
+        "pages: 3",
+        "1 comment(s) on page page-with-comments: pages have no comments here",
+        '  page %e3%81%82 "About.": private',
         "post nested-lists: was sticky on WordPress; this site has no pinned posts, it is listed by its date",
         "post html-tags: also in the categories Beta, Gamma, Delta, Epsilon, Zeta, Eta (a post has one category here): kept as tags where they fit",
         "post html-tags: 1 tag(s) not kept (a post has at most 5 here): Eta",
@@ -244,6 +268,34 @@ describe(
         "<dd>This is a definition list division.</dd>",
       ])
         expect(tags.html).toContain(kept);
+    });
+
+    it("imports the test's pages as pages, each with a slug of its own", async () => {
+      const pages = await server.app.deps.db
+        .selectFrom("pages")
+        .select(["slug", "title", "status", "description"])
+        .orderBy("slug")
+        .execute();
+      expect(pages).toEqual([
+        { slug: "about", title: "About", status: "published", description: "A page." },
+        {
+          // Its title's slug, which another page has: numbered.
+          slug: "about-2",
+          title: "About.",
+          status: "draft",
+          description: "About the tests, in **bold**.",
+        },
+        {
+          slug: "page-with-comments",
+          title: "Page with comments",
+          status: "published",
+          description: "Comments are on this page.",
+        },
+      ]);
+      // A post's link to the old site's page leads to the page here.
+      const tags = await post("Markup: HTML Tags and Formatting");
+      expect(tags.description).toContain("[about page](/pages/about)");
+      expect(run.stdout).not.toContain("/about/");
     });
 
     it("leads links to imported posts here, and keeps comments as plain text", async () => {
@@ -523,9 +575,20 @@ describe("npm run import -- --ghost: from 0.x to 5", { timeout: CLI_TIMEOUT }, (
     expect(zero?.stdout).toContain("posts: 2");
     expect(zero?.stdout).toContain("users row 2 (Nameless Row): its id is missing or unusable");
     expect(zero?.stdout).toContain("posts row 4 (no-id): its id is missing or unusable");
-    expect(zero?.stdout).toContain(
-      "page old-page: this site has posts only: copy a page's text into a post by hand if it should stay",
-    );
+    expect(zero?.stdout).toContain("pages: 1");
+    const oldPage = await server.app.deps.db
+      .selectFrom("pages")
+      .selectAll()
+      .where("slug", "=", "old-page")
+      .executeTakeFirstOrThrow();
+    // Ghost 0.x's page without a status is a draft; its author is the export's.
+    expect(oldPage).toMatchObject({
+      title: "Old page",
+      status: "draft",
+      description: "A page.",
+      created_at: "2014-01-01T00:00:00.000Z",
+    });
+    expect(oldPage.author_id).not.toBeNull();
     expect(zero?.stdout).toContain(
       "post lost-author: its author 2 is not in the export: it was given to Old Owner",
     );

@@ -12,6 +12,22 @@ let imagesDir: string;
 
 const LONG_TITLE = `A title that goes on ${"and on ".repeat(40)}`;
 
+/** Ghost's primary navigation: its home, a page, a tag, another site, and what cannot be here. */
+const NAVIGATION = [
+  { label: "Home", url: "/" },
+  { label: "About", url: "__GHOST_URL__/about/" },
+  { label: "Engineering", url: "/tag/engineering/" },
+  { label: "Ghost", url: "https://ghost.org/" },
+  { label: "A label far longer than the forty characters a link may have", url: "/" },
+  { label: "Ada", url: "/author/ada/" },
+];
+/** Its secondary navigation (the footer): Portal, the feed and a post. */
+const SECONDARY = [
+  { label: "Sign up", url: "#/portal/signup" },
+  { label: "RSS", url: "/rss/" },
+  { label: "Start here", url: "__GHOST_URL__/hello-from-ghost/" },
+];
+
 /** A Ghost 5 export in its documented shape: db[0].meta and db[0].data's tables. */
 function ghostExport() {
   const lexical = {
@@ -114,12 +130,27 @@ function ghostExport() {
               id: "p4",
               title: "About",
               slug: "about",
-              html: "<p>A page.</p>",
+              html:
+                '<p>We write. Start with <a href="__GHOST_URL__/hello-from-ghost/">the first post</a>.</p>' +
+                '<figure class="kg-card kg-image-card"><img src="__GHOST_URL__/content/images/2024/01/team.png" alt="The team"></figure>',
+              custom_excerpt: "Who writes here.",
               type: "page",
               status: "published",
               created_at: "2022-01-01T00:00:00.000Z",
-              updated_at: "2022-01-01T00:00:00.000Z",
-              published_at: "2022-01-01T00:00:00.000Z",
+              updated_at: "2022-01-03T00:00:00.000Z",
+              published_at: "2022-01-02T00:00:00.000Z",
+            },
+            {
+              id: "p6",
+              title: "Members' corner",
+              slug: "members-corner",
+              html: "<p>For members.</p>",
+              type: "page",
+              status: "published",
+              visibility: "members",
+              created_at: "2022-02-01T00:00:00.000Z",
+              updated_at: "2022-02-01T00:00:00.000Z",
+              published_at: "2022-02-01T00:00:00.000Z",
             },
             {
               id: "p5",
@@ -160,13 +191,22 @@ function ghostExport() {
               bio: null,
             },
           ],
-          posts_meta: [{ id: "m1", post_id: "p1", feature_image_alt: "A harbour at noon" }],
+          posts_meta: [
+            { id: "m1", post_id: "p1", feature_image_alt: "A harbour at noon" },
+            { id: "m2", post_id: "p4", meta_description: "About this blog and its writers." },
+          ],
           posts_authors: [
             { id: "pa1", post_id: "p1", author_id: "u1", sort_order: 0 },
             { id: "pa2", post_id: "p2", author_id: "u1", sort_order: 0 },
             { id: "pa3", post_id: "p3", author_id: "u2", sort_order: 0 },
             { id: "pa4", post_id: "p3", author_id: "u1", sort_order: 1 },
             { id: "pa5", post_id: "p5", author_id: "u1", sort_order: 0 },
+            { id: "pa6", post_id: "p4", author_id: "u2", sort_order: 0 },
+          ],
+          settings: [
+            { id: "s1", key: "title", value: "A Ghost blog" },
+            { id: "s2", key: "navigation", value: JSON.stringify(NAVIGATION) },
+            { id: "s3", key: "secondary_navigation", value: JSON.stringify(SECONDARY) },
           ],
         },
       },
@@ -180,6 +220,7 @@ beforeAll(async () => {
   imagesDir = await writeImages("content-images", {
     "2024/01/photo.png": [900, 600],
     "2024/01/cover.png": [1400, 700],
+    "2024/01/team.png": [1000, 500],
   });
 });
 
@@ -228,9 +269,8 @@ describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TI
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("posts: 3");
     expect(first.stdout).toContain("new accounts: 2");
-    expect(first.stdout).toContain(
-      "page about: this site has posts only: copy a page's text into a post by hand if it should stay",
-    );
+    expect(first.stdout).toContain("pages: 2");
+    expect(first.stdout).not.toContain("posts only");
     expect(first.stdout).toMatch(
       /post too-long: its body is \d+ characters as Markdown; posts may have 20000/,
     );
@@ -309,6 +349,79 @@ describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TI
     expect(post.image_alt).toBe("A harbour at noon");
   });
 
+  it("imports Ghost's pages as pages: a public one for everyone, one for members as a draft", async () => {
+    const { db } = server.app.deps;
+    const about = await api().get<{
+      _id: string;
+      description: string;
+      html: string;
+      metaDescription: string | null;
+      author: { username: string } | null;
+      status: string;
+      createdAt: string;
+      publishedAt: string;
+      updatedAt: string;
+    }>("/api/pages/about");
+    expect(about.status, about.text).toBe(200);
+    expect(about.body).toMatchObject({
+      status: "published",
+      // posts_meta's meta description before the custom excerpt.
+      metaDescription: "About this blog and its writers.",
+      author: { username: "GraceHopper" },
+      createdAt: "2022-01-01T00:00:00.000Z",
+      publishedAt: "2022-01-02T00:00:00.000Z",
+      updatedAt: "2022-01-03T00:00:00.000Z",
+    });
+    const hello = await db
+      .selectFrom("posts")
+      .select("id")
+      .where("title", "=", "Hello from Ghost")
+      .executeTakeFirstOrThrow();
+    expect(about.body.description).toContain(`[the first post](/posts/details/${hello.id})`);
+    const image = await db
+      .selectFrom("body_images")
+      .selectAll()
+      .where("page_id", "=", about.body._id)
+      .executeTakeFirstOrThrow();
+    expect(image).toMatchObject({ width: 1000, height: 500, post_id: null });
+    expect(about.body.html).toContain(`src="${server.url}/uploads/${image.image_key}/lg.webp"`);
+
+    // Nothing the source hid becomes public: the members' page waits as a draft, named.
+    expect((await api().get("/api/pages/members-corner")).status).toBe(404);
+    expect(first.stdout).toContain(`  page members-corner "Members' corner": members only`);
+    const posts = await db.selectFrom("posts").select("title").execute();
+    expect(posts.map((post) => post.title)).not.toContain("About");
+  });
+
+  it("makes Ghost's navigation the site's, its links led to what was imported", async () => {
+    const hello = await server.app.deps.db
+      .selectFrom("posts")
+      .select("id")
+      .where("title", "=", "Hello from Ghost")
+      .executeTakeFirstOrThrow();
+    const settings = await api().get<{ navigation: unknown }>("/api/settings");
+    expect(settings.status).toBe(200);
+    expect(settings.body.navigation).toEqual({
+      header: [
+        { label: "Home", url: "/" },
+        { label: "About", url: "/pages/about" },
+        { label: "Engineering", url: "/tags/engineering" },
+        { label: "Ghost", url: "https://ghost.org/" },
+      ],
+      footer: [
+        { label: "RSS", url: "/rss.xml" },
+        { label: "Start here", url: `/posts/details/${hello.id}` },
+      ],
+    });
+    for (const line of [
+      "navigation: Ghost's, 4 header and 2 footer link(s) (this site had none saved)",
+      'header link "A label far longer than the forty characters a link may have" (/): Label must be at most 40 characters',
+      'header link "Ada" (/author/ada/): a path of the old site that this site does not have',
+      "footer link \"Sign up\" (#/portal/signup): Ghost's Portal (members' sign-up and account) has no equivalent here",
+    ])
+      expect(first.stdout).toContain(line);
+  });
+
   it("makes authors accounts that sign in only after resetting their password", async () => {
     const { db } = server.app.deps;
     const ada = await db
@@ -350,7 +463,15 @@ describe("npm run import -- --ghost export.json --images DIR", { timeout: CLI_TI
     expect(again.stdout).toContain("posts: 0");
     expect(again.stdout).toContain("new accounts: 0");
     expect(again.stdout).toContain("post hello-from-ghost: already imported");
+    expect(again.stdout).toContain("pages: 0");
+    expect(again.stdout).toContain("page about: already imported");
+    // The site's navigation is saved now: an import never changes it.
+    expect(again.stdout).toContain(
+      "navigation: not imported (this site's navigation was saved already",
+    );
     expect(await counts()).toEqual(before);
+    const pages = await server.app.deps.db.selectFrom("pages").select("slug").execute();
+    expect(pages.map((page) => page.slug).sort()).toEqual(["about", "members-corner"]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildUser } from "../support/factories.js";
+import { buildUser, signInAdmin } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { allFiles, CLI_TIMEOUT, openImportSite, runCli } from "../support/porting.js";
 import { ADMIN_EMAIL } from "../support/test-server.js";
@@ -121,9 +121,26 @@ function wxr() {
   </item>
   <item>
     <title>Contact</title>
+    <dc:creator>${cdata("linus")}</dc:creator>
+    <content:encoded>${cdata(
+      'Write to <a href="https://wp.example.com/first-post/">the first post</a>\'s author.\n\n<img src="https://wp.example.com/wp-content/uploads/2024/01/map.png" alt="Map" />',
+    )}</content:encoded>
+    <excerpt:encoded>${cdata("How to reach us.")}</excerpt:encoded>
     <wp:post_id>14</wp:post_id>
+    <wp:post_date_gmt>${cdata("2023-12-01 10:00:00")}</wp:post_date_gmt>
     <wp:post_name>${cdata("contact")}</wp:post_name>
     <wp:status>${cdata("publish")}</wp:status>
+    <wp:post_type>${cdata("page")}</wp:post_type>
+    ${comment({ id: 5, author: "Visitor", email: "visitor@example.net", date: "2023-12-02 10:00:00", content: "Hello?", approved: "1" })}
+  </item>
+  <item>
+    <title>Colophon &amp; credits</title>
+    <dc:creator>${cdata("linus")}</dc:creator>
+    <content:encoded>${cdata("<p>Set in a font.</p>")}</content:encoded>
+    <wp:post_id>15</wp:post_id>
+    <wp:post_date_gmt>${cdata("2023-12-03 10:00:00")}</wp:post_date_gmt>
+    <wp:post_name>${cdata("")}</wp:post_name>
+    <wp:status>${cdata("draft")}</wp:status>
     <wp:post_type>${cdata("page")}</wp:post_type>
   </item>`);
 }
@@ -158,6 +175,7 @@ beforeAll(async () => {
   uploadsDir = await writeImages("uploads", {
     "2024/01/diagram.png": [640, 480],
     "2024/01/cover.png": [1200, 600],
+    "2024/01/map.png": [800, 500],
   });
 });
 
@@ -210,9 +228,9 @@ describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI
     expect(first.stdout).toContain(
       'Imported as drafts 1:\n  post private-notes "Private notes": private\n',
     );
-    expect(first.stdout).toContain(
-      "page contact: this site has posts only: copy a page's text into a post by hand if it should stay",
-    );
+    expect(first.stdout).toContain("pages: 2");
+    expect(first.stdout).toContain("1 comment(s) on page contact: pages have no comments here");
+    expect(first.stdout).not.toContain("posts only");
     // Every loss is reported: the pingback too.
     expect(first.stdout).toContain(
       "1 pingback(s) on first-post: pingbacks and trackbacks are other sites' notices of a link, not comments; this site keeps none",
@@ -292,13 +310,85 @@ describe("npm run import -- --wordpress export.xml --images DIR", { timeout: CLI
     );
   });
 
+  it("imports pages as pages, not posts: a published one for everyone, a draft for admins", async () => {
+    const api = client(server.url);
+    const admin = await signInAdmin(server, api);
+    const listed = await api.get<{ slug: string; title: string; status: string }[]>("/api/pages", {
+      token: admin.token,
+    });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.map(({ slug, title, status }) => ({ slug, title, status }))).toEqual([
+      // The draft had no slug on WordPress: its title gives it one.
+      { slug: "colophon-credits", title: "Colophon & credits", status: "draft" },
+      { slug: "contact", title: "Contact", status: "published" },
+    ]);
+    const posts = await api.get("/api/posts");
+    expect(posts.text).not.toContain("Contact");
+
+    const contact = await api.get<{
+      _id: string;
+      description: string;
+      html: string;
+      metaDescription: string | null;
+      author: { username: string } | null;
+      publishedAt: string;
+    }>("/api/pages/contact");
+    expect(contact.status, contact.text).toBe(200);
+    expect(contact.body).toMatchObject({
+      metaDescription: "How to reach us.",
+      author: { username: "LinusT" },
+      publishedAt: "2023-12-01T10:00:00.000Z",
+    });
+    const firstPost = await imported("First post");
+    // Its links to the blog's posts lead here, as a post's do.
+    expect(contact.body.description).toContain(`[the first post](/posts/details/${firstPost.id})`);
+    const image = await server.app.deps.db
+      .selectFrom("body_images")
+      .selectAll()
+      .where("page_id", "=", contact.body._id)
+      .executeTakeFirstOrThrow();
+    expect(image).toMatchObject({ width: 800, height: 500, post_id: null });
+    expect(contact.body.description).toContain(
+      `![Map](${server.url}/uploads/${image.image_key}/lg.webp)`,
+    );
+    expect(contact.body.html).toContain(`src="${server.url}/uploads/${image.image_key}/lg.webp"`);
+    const files = await allFiles(path.join(server.dataDir, "uploads"));
+    expect(files[`${image.image_key}/lg.webp`]?.subarray(8, 12).toString("latin1")).toBe("WEBP");
+
+    // An admin's edit keeps the image the page shows (its upload is the site's admin's).
+    const edited = await api.put(
+      `/api/pages/${contact.body._id}`,
+      { description: `${contact.body.description}\n\nOpen on weekdays.` },
+      { token: admin.token },
+    );
+    expect(edited.status, edited.text).toBe(200);
+    const kept = await server.app.deps.db
+      .selectFrom("body_images")
+      .select(["page_id", "released_at", "uploader_id"])
+      .where("image_key", "=", image.image_key)
+      .executeTakeFirstOrThrow();
+    expect(kept).toEqual({ page_id: contact.body._id, released_at: null, uploader_id: admin.id });
+
+    expect((await api.get("/api/pages/colophon-credits")).status).toBe(404);
+    const draft = await api.get<{ status: string; html: string }>("/api/pages/colophon-credits", {
+      token: admin.token,
+    });
+    expect(draft.status, draft.text).toBe(200);
+    expect(draft.body).toMatchObject({ status: "draft", html: "<p>Set in a font.</p>\n" });
+  });
+
   it("adds nothing when run again", async () => {
     const before = await counts();
+    const pages = () => server.app.deps.db.selectFrom("pages").select("slug").execute();
+    const pagesBefore = await pages();
     const again = await runCli("import", ["--wordpress", exportFile, "--images", uploadsDir], site);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("posts: 0");
+    expect(again.stdout).toContain("pages: 0");
     expect(again.stdout).toContain("post first-post: already imported");
+    expect(again.stdout).toContain("page contact: already imported");
     expect(await counts()).toEqual(before);
+    expect(await pages()).toEqual(pagesBefore);
   });
 });
 

@@ -569,6 +569,9 @@ describe("real answers match the reference", () => {
       await api.put(`/api/pages/${id}`, { title: "About us", slug: "about-us" }, as),
     );
     expectDocumented("PUT", "/api/pages/{page}", await api.put(`/api/pages/${UNKNOWN}`, {}, as));
+    await api.post("/api/pages", { ...body, slug: "contact" }, as);
+    const taken = { slug: "contact" };
+    expectDocumented("PUT", "/api/pages/{page}", await api.put(`/api/pages/${id}`, taken, as));
     const stale = { title: "Again", updatedAt: "2000-01-01T00:00:00.000Z" };
     expectDocumented("PUT", "/api/pages/{page}", await api.put(`/api/pages/${id}`, stale, as));
     expectDocumented("GET", "/api/pages", await api.get("/api/pages"));

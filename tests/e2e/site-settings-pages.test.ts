@@ -132,3 +132,46 @@ describe("navigation (issue 51, decision 032)", () => {
     expect(menuNav.indexOf(">Posts<")).toBeLessThan(menuNav.indexOf(">About<"));
   });
 });
+
+describe("static pages on the site (decision 032)", () => {
+  it("serve a published page with its share card, redirect an old slug, and keep a draft from visitors", async () => {
+    const made = await api.post<{ _id: string; updatedAt: string }>(
+      "/api/pages",
+      {
+        title: "Colophon",
+        slug: "colophon",
+        description: "Set in *system fonts*.",
+        metaDescription: "How this site is made.",
+      },
+      { token: admin.token },
+    );
+    expect(made.status).toBe(201);
+    const html = await page("/pages/colophon");
+    expect(html).toContain("<h1>Colophon</h1>");
+    expect(html).toContain("<em>system fonts</em>");
+    expect(html).toContain('<meta property="og:title" content="Colophon"/>');
+    expect(html).toContain('<meta name="description" content="How this site is made."/>');
+    expect(html).not.toContain("noindex");
+    // Kept for visitors, and made again once the page changes.
+    expect(await page("/pages/colophon")).toBe(html);
+    await api.put(
+      `/api/pages/${made.body._id}`,
+      { title: "How it is made", slug: "made" },
+      {
+        token: admin.token,
+      },
+    );
+    expect(await page("/pages/made")).toContain("<h1>How it is made</h1>");
+    const moved = await fetch(`${server.url}/pages/colophon`, { redirect: "manual" });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe("/pages/made");
+    expect(moved.headers.get("cache-control")).toBe("no-cache");
+
+    await api.put(`/api/pages/${made.body._id}`, { status: "draft" }, { token: admin.token });
+    for (const path of ["/pages/made", "/pages/colophon"]) {
+      const refused = await fetch(`${server.url}${path}`, { redirect: "manual" });
+      expect(refused.status, path).toBe(404);
+      expect(await refused.text()).not.toContain("How it is made");
+    }
+  });
+});

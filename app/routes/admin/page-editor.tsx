@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { META_DESCRIPTION_MAX, POST_TITLE_MAX } from "../../../contract/limits.js";
 import { adminPagesPath, pageEditorPath, pagePath } from "../../../contract/page-paths.js";
@@ -52,7 +52,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 /** What a refused save had in its fields, to show again. */
 type Typed = Partial<
-  Record<"title" | "slug" | "description" | "metaDescription" | "status", string>
+  Record<"title" | "slug" | "description" | "metaDescription" | "status" | "updatedAt", string>
 >;
 const typedOf = (result: unknown): Typed | undefined =>
   typeof result === "object" && result !== null && "typed" in result
@@ -99,7 +99,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       ? createPage(deps, actor, input)
       : updatePage(deps, actor, params.id, { ...input, updatedAt: fields.updatedAt }),
   );
-  if (!saved.ok) return data({ ...saved, typed: input }, { status: saved.status });
+  if (!saved.ok) {
+    const typed = { ...input, updatedAt: fields.updatedAt ?? "" };
+    return data({ ...saved, typed }, { status: saved.status });
+  }
   if (isNew) {
     return redirectWith(`${pageEditorPath(saved.value._id)}?${CREATED}`, pageMessages.created);
   }
@@ -123,10 +126,13 @@ export default function PageEditor({ loaderData }: Route.ComponentProps) {
     result?.errors,
   );
   const typed = typedOf(result);
-  const [title, setTitle] = useState(typed?.title ?? page?.title ?? "");
-  // A new page's address follows its title until the admin types one of their own.
-  const [slug, setSlug] = useState(typed?.slug ?? page?.slug ?? "");
-  const [slugTouched, setSlugTouched] = useState(page !== undefined);
+  // A new page's address follows its title until the admin types one of their own. The fields
+  // are the browser's (a draft brought back writes them as they were), read when they change.
+  const slugTyped = useRef(page !== undefined || Boolean(typed?.slug));
+  const slugField = (form: HTMLFormElement | null) => {
+    const field = form?.elements.namedItem("slug");
+    return field instanceof HTMLInputElement ? field : undefined;
+  };
   useEffect(() => {
     if (created) dropDraft(pageDraftKey(undefined));
   }, [created]);
@@ -142,32 +148,49 @@ export default function PageEditor({ loaderData }: Route.ComponentProps) {
           </>
         ) : null}
       </p>
-      <Form method="post" noValidate {...form} className="card form page-form">
+      <Form
+        method="post"
+        noValidate
+        {...form}
+        className="card form page-form"
+        // Made again once saved or restored: the fields start from the stored page.
+        key={page?.updatedAt ?? "new"}
+      >
         <input type="hidden" name="intent" value="save" />
-        {page ? <input type="hidden" name="updatedAt" value={page.updatedAt} /> : null}
+        {page ? (
+          // The version the typing started from: a refused save keeps it, so a change made
+          // elsewhere meanwhile is refused again rather than written over.
+          <input type="hidden" name="updatedAt" value={typed?.updatedAt ?? page.updatedAt} />
+        ) : null}
         <Field
           label="Title"
           name="title"
-          value={title}
+          defaultValue={typed?.title ?? page?.title}
           maxLength={POST_TITLE_MAX}
           error={errors.title}
-          onChange={(event) => {
-            setTitle(event.currentTarget.value);
-            if (!slugTouched) setSlug(slugFrom(event.currentTarget.value));
+          onInput={(event) => {
+            const slug = slugField(event.currentTarget.form);
+            if (slug && !slugTyped.current) slug.value = slugFrom(event.currentTarget.value);
           }}
         />
         <Field
-          label={`Address: /pages/ followed by this slug (lowercase letters, digits and hyphens; renaming keeps the old address working)`}
+          label="Address"
+          hint="/pages/ and this: lowercase letters, digits and hyphens. Left blank, it follows the title; a new one keeps the old address working."
           name="slug"
-          value={slug}
+          defaultValue={typed?.slug ?? page?.slug}
           maxLength={PAGE_SLUG_MAX}
           autoCapitalize="none"
           autoComplete="off"
           spellCheck={false}
           error={errors.slug}
-          onChange={(event) => {
-            setSlug(event.currentTarget.value);
-            setSlugTouched(true);
+          onInput={(event) => {
+            slugTyped.current = event.currentTarget.value !== "";
+          }}
+          onBlur={(event) => {
+            const title = event.currentTarget.form?.elements.namedItem("title");
+            if (event.currentTarget.value === "" && title instanceof HTMLInputElement) {
+              event.currentTarget.value = slugFrom(title.value);
+            }
           }}
         />
         <BodyEditor

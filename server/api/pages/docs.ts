@@ -56,8 +56,9 @@ export const pageDocs = {
     response: { status: 200, description: "The page as saved", schema: PageSchema },
     errors: {
       404: noPage,
-      409: "Another page has that slug, or the page changed since `updatedAt`",
+      409: "Another page has that slug (naming `slug`), or the page changed since `updatedAt`",
     },
+    errorAnswers: { 409: z.union([ValidationErrorSchema, ErrorSchema]) },
   },
   remove: {
     summary: "Delete a static page",
