@@ -226,6 +226,20 @@ beforeAll(async () => {
     api.get<{ _id: string }[]>(`/api/posts/${own._id}/revisions`, { token: viewer.token }),
   );
   const revisionId = revisions.body[0]?._id ?? "";
+  // A static page (decision 032), renamed once: a revision and an old slug.
+  const about = await ok(
+    api.post<{ _id: string }>(
+      "/api/pages",
+      { title: "About", slug: "about-us", description: "Who *we* are." },
+      { token: admin.token },
+    ),
+    201,
+  );
+  await put(`/api/pages/${about.body._id}`, admin, { title: "About us", slug: "about" });
+  const pageRevisions = await ok(
+    api.get<{ _id: string }[]>(`/api/pages/${about.body._id}/revisions`, { token: admin.token }),
+  );
+  const pageRevisionId = pageRevisions.body[0]?._id ?? "";
   const remark = await addComment(api, viewer, post._id, "A remark");
   await put(`/api/users/follow/${author.id}`, viewer);
   await put(`/api/posts/bookmark/${post._id}`, viewer);
@@ -393,6 +407,11 @@ beforeAll(async () => {
     { path: "/admin-dashboard/site-settings", as: "admin" },
     { path: "/admin-dashboard/webhooks", as: "admin" },
     { path: "/admin-dashboard/stats", as: "admin" },
+    { path: "/admin-dashboard/pages", as: "admin" },
+    { path: "/admin-dashboard/pages/new", as: "admin" },
+    { path: `/admin-dashboard/pages/${about.body._id}`, as: "admin" },
+    { path: "/pages/about", as: "visitor" },
+    { path: "/pages/about", as: "member" },
   ];
   const callAsks: Ask[] = [
     { path: "/api/posts?pageNumber=1", as: "member" },
@@ -445,6 +464,12 @@ beforeAll(async () => {
     { path: verifyLink, as: "member" },
     { path: `/api/password/reset-password/${viewer.id}/${resetToken}`, as: "member" },
     { path: "/api/openapi.json", as: "member" },
+    { path: "/api/pages", as: "member" },
+    { path: "/api/pages", as: "admin" },
+    { path: "/api/pages/about", as: "visitor" },
+    { path: "/api/pages/about-us", as: "visitor" },
+    { path: `/api/pages/${about.body._id}/revisions`, as: "admin" },
+    { path: `/api/pages/${about.body._id}/revisions/${pageRevisionId}`, as: "admin" },
     // The interactive reference and its files (which take no token), as the route table names
     // them.
     ...getCalls()
@@ -556,13 +581,14 @@ describe("queries per page and call", () => {
         }[];
         // "SCAN t" alone reads every row of t; "SCAN t USING INDEX" walks an index in order.
         // The categories are read whole: the menu lists them all, and they are few. So are the
-        // webhooks (at most 50, decision 025): their page lists them all.
+        // webhooks (at most 50, decision 025): their page lists them all. And the static pages
+        // (decision 032): a site has a handful, and their list names them all.
         // A search's candidates are the (at most 1,000) matches it has just read from its index,
         // and the page of them it shows (at most 6).
         const wholeTables = plan
           .map((step) => step.detail)
           .filter((step) =>
-            /^SCAN (?!categories\b|webhooks\b|candidates\b|shown\b)\w+$/.test(step),
+            /^SCAN (?!categories\b|webhooks\b|pages\b|candidates\b|shown\b)\w+$/.test(step),
           );
         if (wholeTables.length > 0) wholeReads.push(`${where}: ${wholeTables.join(", ")}: ${sql}`);
       }
