@@ -15,6 +15,7 @@ import {
 import { parseIsoTime } from "./publish-time.js";
 import { requiredString, withLineFeeds } from "./validation.js";
 import { contentMessages, isTag, normalizeTag } from "./content-rules.js";
+import { seriesMessages } from "./series-rules.js";
 
 export * from "./content-rules.js";
 
@@ -69,6 +70,13 @@ export const postExtraFields = {
     .optional(),
   /** Whether the post is mailed to subscribers when it first goes public (decision 028). */
   newsletter: z.enum(["send", "none"], { error: m.newsletterInvalid }).optional(),
+  /** One of the writer's series (its id; decision 032), at its end; "" or null: none. */
+  series: z
+    .string({ error: seriesMessages.seriesUnknown })
+    .trim()
+    .max(64, seriesMessages.seriesUnknown)
+    .nullable()
+    .optional(),
 };
 
 /** Whether a post edit names any field of DESIGN.md 10 ("Writing"): it may then leave out the rest. */

@@ -10,6 +10,12 @@ export const categoryPath = (title: string) => `/posts/categories/${encodeURICom
 /** A tag's page. */
 export const tagPath = (tag: string) => `/tags/${encodeURIComponent(tag)}`;
 
+/** A series' page (decision 032): its posts in order, and for its writer the tools to order them. */
+export const seriesPath = (seriesId: string) => `/series/${encodeURIComponent(seriesId)}`;
+
+/** The signed-in writer's series: a list, and a form to start one. */
+export const ownSeriesPath = "/series";
+
 /** The tabs of a profile page beside its published posts. */
 export type UnpublishedTab = "drafts" | "scheduled";
 

@@ -95,6 +95,18 @@ export const PostSchema = named(
       .describe("Only until it is published: whether publishing e-mails it to subscribers"),
     createdAt: time,
     updatedAt: time,
+    series: z
+      .object({
+        _id: id,
+        title: z.string(),
+        position: z
+          .number()
+          .int()
+          .describe("Its place among the series' published posts (a draft: where it will stand)"),
+        total: z.number().int().describe("How many parts readers see (with this one)"),
+      })
+      .nullable()
+      .describe("The series it is part of; null: none"),
   }),
 );
 
@@ -192,6 +204,27 @@ export const PageSchema = named(
 export const PageDeletedSchema = named(
   "PageDeleted",
   z.object({ pageId: z.string(), message: z.string() }),
+);
+
+// Series (DESIGN.md 11, "Pages and series"; decision 032).
+export const SeriesSchema = named(
+  "Series",
+  z.object({
+    _id: id,
+    title: z.string(),
+    description: z.string().describe("Plain text; empty: none"),
+    author: PublicUserSchema,
+    posts: z
+      .array(PostSchema)
+      .describe("In the series' order: published ones, and drafts too for the writer alone"),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const SeriesDeletedSchema = named(
+  "SeriesDeleted",
+  z.object({ seriesId: z.string(), message: z.string() }),
 );
 
 export const PageRevisionSchema = named(
@@ -339,7 +372,7 @@ export const AuditEntrySchema = named(
     actor: userRef,
     action: z.string().describe("What was done, as `target.verb`: `post.delete`, `user.suspend`"),
     target: z.object({
-      kind: z.enum(["post", "comment", "user", "category", "site", "webhook", "page"]),
+      kind: z.enum(["post", "comment", "user", "category", "site", "webhook", "page", "series"]),
       _id: id,
       summary: z.string(),
     }),

@@ -40,6 +40,7 @@ import { newsletterDefault } from "./migrations/026-newsletter-default.js";
 import { subscriberLists } from "./migrations/027-subscriber-lists.js";
 import { navigation } from "./migrations/028-navigation.js";
 import { pages } from "./migrations/029-pages.js";
+import { series } from "./migrations/030-series.js";
 import { optionalCover } from "./migrations/019-optional-cover.js";
 import type { Database } from "./schema.js";
 import { loadSearchRank, type SearchRanking } from "./search-rank.js";
@@ -113,6 +114,7 @@ const migrations: MigrationProvider = {
       "027-subscriber-lists": subscriberLists,
       "028-navigation": navigation,
       "029-pages": pages,
+      "030-series": series,
     }),
 };
 

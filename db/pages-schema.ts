@@ -1,4 +1,5 @@
-// The static pages' tables (decision 032), apart from schema.ts to keep each file readable.
+// The static pages' and series' tables (decision 032), apart from schema.ts to keep each file
+// readable.
 
 export type PageStatus = "draft" | "published";
 
@@ -37,4 +38,15 @@ export interface PageRevisionsTable {
   title: string;
   description: string;
   created_at: string;
+}
+
+/** A writer's series of their own posts (DESIGN.md 11); its posts name it (`posts.series_id`). */
+export interface SeriesTable {
+  id: string;
+  user_id: string;
+  title: string;
+  /** Plain text, '' for none. */
+  description: string;
+  created_at: string;
+  updated_at: string;
 }

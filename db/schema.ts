@@ -1,5 +1,11 @@
 import type { ColumnType, Generated } from "kysely";
-import type { PageRevisionsTable, PageSlugsTable, PagesTable, PageStatus } from "./pages-schema.js";
+import type {
+  PageRevisionsTable,
+  PageSlugsTable,
+  PagesTable,
+  PageStatus,
+  SeriesTable,
+} from "./pages-schema.js";
 
 /**
  * Row types of every table. Times are ISO-8601 UTC strings (they sort as text on both engines);
@@ -171,6 +177,10 @@ export interface PostsTable {
   canonical_url: string | null;
   /** Whether it is mailed to subscribers when it first goes public (decision 028). */
   newsletter: Generated<PostNewsletter>;
+  /** The series it is part of (decision 032); null: none. */
+  series_id: string | null;
+  /** Its place in that series, ascending (numbers may skip); null outside a series. */
+  series_position: number | null;
 }
 
 export type PostNewsletter = "send" | "none";
@@ -256,7 +266,8 @@ export type AuditAction =
   | "report.suspend"
   | "page.create"
   | "page.update"
-  | "page.delete";
+  | "page.delete"
+  | "series.delete";
 
 /** One admin action; written in the action's own transaction, never changed or deleted. */
 export interface AuditLogTable {
@@ -265,7 +276,7 @@ export interface AuditLogTable {
   actor_id: string;
   actor_name: string;
   action: AuditAction;
-  target_kind: "post" | "comment" | "user" | "category" | "site" | "webhook" | "page";
+  target_kind: "post" | "comment" | "user" | "category" | "site" | "webhook" | "page" | "series";
   target_id: string;
   /** The target as it was: a post's title, a user's name, a comment's first words. */
   target_summary: string;
@@ -517,7 +528,7 @@ export interface StatsSaltsTable {
   salt: string;
 }
 
-export type { PagesTable, PageSlugsTable, PageRevisionsTable, PageStatus };
+export type { PagesTable, PageSlugsTable, PageRevisionsTable, PageStatus, SeriesTable };
 
 export interface Database {
   users: UsersTable;
@@ -531,6 +542,7 @@ export interface Database {
   pages: PagesTable;
   page_slugs: PageSlugsTable;
   page_revisions: PageRevisionsTable;
+  series: SeriesTable;
   subscriptions: SubscriptionsTable;
   newsletter_confirmations: NewsletterConfirmationsTable;
   newsletter_sends: NewsletterSendsTable;

@@ -21,6 +21,7 @@ import { securityRoutes } from "./api/auth/security-routes.js";
 import { bookmarkRoutes } from "./api/bookmarks/routes.js";
 import { categoryRoutes } from "./api/categories/routes.js";
 import { pageRoutes } from "./api/pages/routes.js";
+import { seriesRoutes } from "./api/series/routes.js";
 import { commentRoutes } from "./api/comments/routes.js";
 import { followRoutes } from "./api/follows/routes.js";
 import { healthRoutes } from "./api/health/routes.js";
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   commentRoutes(server, deps);
   categoryRoutes(server, deps);
   pageRoutes(server, deps);
+  seriesRoutes(server, deps);
   adminRoutes(server, deps);
   reportRoutes(server, deps);
   followRoutes(server, deps);

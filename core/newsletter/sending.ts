@@ -30,7 +30,8 @@ const ROWS_AT_ONCE = 500;
 
 export const newsletterRules: ChannelRules = {
   leaseMs: 2 * 60_000,
-  batch: 10,
+  // Sent side by side (core/outbox/channels.ts): also the SMTP connections open at once.
+  batch: 8,
   // One minute, doubling, for as long as a day from the post's publication.
   retryAt: (item, now) => {
     const next = addMs(
@@ -260,7 +261,10 @@ const smtpCode = (error: unknown) =>
     ? Number(error.responseCode)
     : undefined;
 
-/** Sends at most `perMinute` mails a minute from this instance. */
+/**
+ * Sends at most `perMinute` mails a minute from this instance. Each call takes the next slot at
+ * once, so tries made side by side still start one slot apart.
+ */
 function pacer(perMinute: number) {
   let next = 0;
   return async () => {

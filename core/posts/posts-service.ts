@@ -29,6 +29,7 @@ import { presentComment } from "../comments/presenters.js";
 import { selectComments } from "../comments/queries.js";
 import type { CoreDeps } from "../deps.js";
 import { checkNewAccountBrake } from "../spam/new-accounts.js";
+import { seriesColumnsFor } from "../series/series-service.js";
 import { discardImages, storeImage, swapImage } from "../media/images.js";
 import { iso } from "../shared/clock.js";
 import { changingContent } from "../shared/content-changes.js";
@@ -74,6 +75,8 @@ export interface PostFilter {
   followedBy?: string | undefined;
   /** One tag's posts (any spelling: it is compared normalized). */
   tag?: string | undefined;
+  /** One series' posts (its feed: newest first, as every feed). */
+  seriesId?: string | undefined;
   status?: PostListStatus | undefined;
 }
 
@@ -97,6 +100,7 @@ function filterBinding(filter: PostFilter) {
     ["userId", filter.userId],
     ["followedBy", filter.followedBy],
     ["tag", filter.tag === undefined ? undefined : normalizeTag(filter.tag)],
+    ["seriesId", filter.seriesId],
   ] as const;
   const bound = conditions.flatMap(([name, value]) =>
     value === undefined ? [] : [{ name, value }],
@@ -124,6 +128,7 @@ function postIdsOf(deps: CoreDeps, filter: PostFilter) {
     ids = ids.where("posts.user_id", "in", followeesOf(deps.db, filter.followedBy));
   }
   if (filter.tag !== undefined) ids = ids.where("posts.id", "in", taggedIds(deps.db, filter.tag));
+  if (filter.seriesId !== undefined) ids = ids.where("posts.series_id", "=", filter.seriesId);
   return ids;
 }
 
@@ -148,6 +153,9 @@ export async function listPosts(
     }
     if (filter.tag !== undefined) {
       query = query.where("posts.id", "in", taggedIds(deps.db, filter.tag));
+    }
+    if (filter.seriesId !== undefined) {
+      query = query.where("posts.series_id", "=", filter.seriesId);
     }
     const rows = await query.execute();
     return rows.map((row) => presentPostSummary(deps, row));
@@ -229,6 +237,7 @@ export async function countPosts(deps: CoreDeps, filter: PostFilter = {}) {
       query = query.where("user_id", "in", followeesOf(deps.db, filter.followedBy));
     }
     if (filter.tag !== undefined) query = query.where("id", "in", taggedIds(deps.db, filter.tag));
+    if (filter.seriesId !== undefined) query = query.where("series_id", "=", filter.seriesId);
     return query;
   });
   return Number(row?.n ?? 0);
@@ -417,6 +426,10 @@ export async function createPost(
   if (status !== "draft") await checkNewAccountBrake(deps, actor, "posts");
   const body = await bodyFor(deps, actor, parsed.data.description, "markdown");
   const category = await canonicalCategory(deps, parsed.data.category);
+  const seriesColumns =
+    parsed.data.series === undefined
+      ? {}
+      : await seriesColumnsFor(deps, actor.id, parsed.data.series);
   const imageKey = form.image
     ? await storeImage(deps.storage, form.image, IMAGE_CREATE_MAX_BYTES, signal)
     : null;
@@ -444,6 +457,10 @@ export async function createPost(
     await changingContent(deps, () =>
       deps.db.transaction().execute(async (trx) => {
         await trx.insertInto("posts").values(post).execute();
+        // Its place is counted in the transaction (the end of the series as it is then).
+        if (Object.keys(seriesColumns).length > 0) {
+          await trx.updateTable("posts").set(seriesColumns).where("id", "=", post.id).execute();
+        }
         await writeTags(trx, post.id, parsed.data.tags ?? []);
         await body.claimImages(trx, post);
         await recordPostChange(trx, deps, false, status === "published", post.id);
@@ -561,6 +578,10 @@ export async function updatePost(
     reading_minutes: rendered.columns.reading_minutes,
   };
   const { tags, metaDescription, canonicalUrl, imageAlt, newsletter } = input;
+  const seriesColumns =
+    input.series === undefined
+      ? {}
+      : await seriesColumnsFor(deps, post.user_id, input.series, post);
   // The text a reader reads changes: what it was is kept as a revision (decision 022).
   const textChanges =
     (input.title !== undefined && input.title !== post.title) ||
@@ -586,6 +607,7 @@ export async function updatePost(
             ...(metaDescription === undefined ? {} : { meta_description: metaDescription || null }),
             ...(canonicalUrl === undefined ? {} : { canonical_url: canonicalUrl || null }),
             ...(newsletter === undefined ? {} : { newsletter }),
+            ...seriesColumns,
             ...state,
             updated_at: now,
           })

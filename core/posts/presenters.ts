@@ -44,6 +44,19 @@ export function presentPostSummary(deps: Presenting, row: PostSummaryRow) {
     ...(row.status === "published" ? {} : { newsletter: row.newsletter }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    /** Its series and its place there as readers number it (decision 032); null: none. */
+    series: seriesPlaceOf(row),
+  };
+}
+
+/** A post's series as its summary row reads it: its title, and its place among what readers see. */
+function seriesPlaceOf(row: PostSummaryRow) {
+  if (row.series_id === null || row.series_title === null) return null;
+  return {
+    _id: row.series_id,
+    title: row.series_title,
+    position: Number(row.series_position ?? 1),
+    total: Number(row.series_total ?? 1),
   };
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from "kysely";
 import { PAGE_SIZE } from "../../contract/limits.js";
 import type { Database } from "../../db/schema.js";
 
@@ -26,6 +26,7 @@ export const POST_COLUMNS = [
   "posts.meta_description",
   "posts.canonical_url",
   "posts.newsletter",
+  "posts.series_id",
 ] as const;
 
 /**
@@ -72,7 +73,10 @@ export function orderedAs<DB, TB extends keyof DB, O>(
 
 /**
  * Posts with their author and counts in one statement: the counts are correlated subqueries over
- * the likes and comments indexes, so a page costs one query whatever its size.
+ * the likes and comments indexes, so a page costs one query whatever its size. A post in a series
+ * brings its series' title and its place as readers see it (decision 032): counted among the
+ * series' published posts and itself (a draft shows where it will stand once out), through the
+ * series index; a post in none finds nothing there.
  */
 export function selectPostSummaries(db: Kysely<Database>) {
   return db
@@ -91,8 +95,39 @@ export function selectPostSummaries(db: Kysely<Database>) {
         .select(eb.fn.countAll<number | string>().as("n"))
         .whereRef("comments.post_id", "=", "posts.id")
         .as("comments_count"),
+      eb
+        .selectFrom("series")
+        .select("series.title")
+        .whereRef("series.id", "=", "posts.series_id")
+        .as("series_title"),
+      seriesShown(eb)
+        .where((shown) =>
+          shown.or([
+            shown("shown.series_position", "<", shown.ref("posts.series_position")),
+            shown.and([
+              shown("shown.series_position", "=", shown.ref("posts.series_position")),
+              shown("shown.id", "<=", shown.ref("posts.id")),
+            ]),
+          ]),
+        )
+        .as("series_position"),
+      seriesShown(eb).as("series_total"),
     ]);
 }
+
+/** The posts of the listed post's series a reader sees, counted: the published ones and itself. */
+const seriesShown = (eb: ExpressionBuilder<Database, "posts">) =>
+  eb
+    .selectFrom("posts as shown")
+    .select((inner) => inner.fn.countAll<number | string>().as("n"))
+    .whereRef("shown.series_id", "=", "posts.series_id")
+    .where((inner) =>
+      inner.or([
+        // A literal, not a parameter: the reads compiled once bind only their own values.
+        inner("shown.status", "=", sql.lit("published")),
+        inner("shown.id", "=", inner.ref("posts.id")),
+      ]),
+    );
 
 export type PostSummaryRow = Awaited<
   ReturnType<ReturnType<typeof selectPostSummaries>["executeTakeFirstOrThrow"]>

@@ -5,13 +5,14 @@ import { listPosts, type PostFilter } from "../../core/posts/posts-service.js";
 import type { PostSummary } from "../../core/posts/presenters.js";
 import { invalid, notFound } from "../../core/shared/errors.js";
 import { findUser } from "../../core/users/users-service.js";
-import { categoryPath, profilePath, tagPath } from "../../contract/page-paths.js";
+import { categoryPath, profilePath, seriesPath, tagPath } from "../../contract/page-paths.js";
+import { findSeries } from "../../core/series/series-service.js";
 
 /** Posts a feed lists: the latest, as most readers keep what they saw before. */
 const FEED_ITEMS = 20;
 
 /** The query parameters that narrow a feed (DESIGN.md 10, "Integrations"): one at a time. */
-const FILTERS = ["category", "tag", "author"] as const;
+const FILTERS = ["category", "tag", "author", "series"] as const;
 type FilterName = (typeof FILTERS)[number];
 
 /** What a filtered feed follows: one category, tag or author, and the page listing the same. */
@@ -19,11 +20,11 @@ export interface FeedTopic {
   param: FilterName;
   /** The query's value as the feed names itself: the category's own spelling, the stored tag. */
   value: string;
-  /** What the feed's title adds: the category's title, the tag, the author's username. */
+  /** What the feed's title adds: the category's title, the tag, the author's username, the series'. */
   name: string;
   /** The site's page of the same posts. */
   path: string;
-  /** "in Travel", "tagged trains", "by ada": the feed's description says it. */
+  /** "in Travel", "tagged trains", "by ada", "in the series Rust basics": the description says it. */
   phrase: string;
 }
 
@@ -45,7 +46,9 @@ function askedFilter(query: unknown): { param: FilterName; value: string } | und
     query !== null && typeof query === "object" ? (query as Record<string, unknown>) : {};
   const named = FILTERS.filter((param) => given[param] !== undefined);
   if (named.length > 1) {
-    throw invalid(`A feed follows one of category, tag or author: ${named.join(" and ")} given`);
+    throw invalid(
+      `A feed follows one of category, tag, author or series: ${named.join(" and ")} given`,
+    );
   }
   const [param] = named;
   if (param === undefined) return undefined;
@@ -92,10 +95,29 @@ async function authorFeed(deps: CoreDeps, id: string): Promise<FeedSelection | u
   };
 }
 
+/** A series' published parts, newest first (a reader subscribes to hear of the next one). */
+async function seriesFeed(deps: CoreDeps, id: string): Promise<FeedSelection | undefined> {
+  const series = await findSeries(deps, id);
+  if (!series) return undefined;
+  const posts = await latest(deps, { seriesId: series.id });
+  const { title } = series;
+  const path = seriesPath(series.id);
+  return {
+    posts,
+    topic: {
+      param: "series",
+      value: series.id,
+      name: title,
+      path,
+      phrase: `in the series ${title}`,
+    },
+  };
+}
+
 const FEED_OF: Record<
   FilterName,
   (deps: CoreDeps, value: string) => Promise<FeedSelection | undefined>
-> = { category: categoryFeed, tag: tagFeed, author: authorFeed };
+> = { category: categoryFeed, tag: tagFeed, author: authorFeed, series: seriesFeed };
 
 /** The posts of the feed a query asks for; 400 for a query that asks wrongly, 404 for nothing. */
 export async function selectFeed(deps: CoreDeps, query: unknown): Promise<FeedSelection> {

@@ -312,8 +312,8 @@ describe("filtered feeds", () => {
 
   it("answers 400 for two filters at once, one given twice, or an empty value", async () => {
     const wrong: [string, RegExp][] = [
-      ["?category=Slow%20Boats&tag=sea", /one of category, tag or author/],
-      [`?tag=sea&author=${rower.id}`, /one of category, tag or author/],
+      ["?category=Slow%20Boats&tag=sea", /one of category, tag, author or series/],
+      [`?tag=sea&author=${rower.id}`, /one of category, tag, author or series/],
       ["?tag=sea&tag=rail", /Only one tag may be given/],
       ["?category=", /category must not be empty/],
       ["?tag=%20", /tag must not be empty/],

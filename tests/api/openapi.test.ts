@@ -249,6 +249,7 @@ describe("GET /api/openapi.json", () => {
         "metaDescription",
         "newsletter",
         "publishAt",
+        "series",
         "status",
         "tags",
         "title",

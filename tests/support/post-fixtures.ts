@@ -82,6 +82,7 @@ export const POST_SUMMARY_KEYS = [
   "metaDescription",
   "publishedAt",
   "readingMinutes",
+  "series",
   "status",
   "tags",
   "title",
@@ -135,6 +136,8 @@ export interface PostInput {
   canonicalUrl?: string;
   /** DESIGN.md 11: "send" or "none" (the server's default: "send"). */
   newsletter?: string;
+  /** DESIGN.md 11 ("Pages and series"): one of the writer's series, by id. */
+  series?: string;
 }
 
 /** Creates a post through the API as `author` and returns it; the category must exist. */
@@ -154,6 +157,7 @@ export async function addPost(api: Client, author: TestUser, input: PostInput) {
         ...(input.metaDescription === undefined ? {} : { metaDescription: input.metaDescription }),
         ...(input.canonicalUrl === undefined ? {} : { canonicalUrl: input.canonicalUrl }),
         ...(input.newsletter === undefined ? {} : { newsletter: input.newsletter }),
+        ...(input.series === undefined ? {} : { series: input.series }),
       },
       file: { bytes: input.image ?? (await pngImage()), filename: "photo.png" },
     },

@@ -27,6 +27,8 @@ export async function startRelay() {
     close: () => Promise.resolve(),
   };
   const sockets = new Set<net.Socket>();
+  /** Accepted, their 250 still on its delay: counted, so senders side by side stall at the mark. */
+  let accepting = 0;
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -50,7 +52,7 @@ export async function startRelay() {
             to,
             raw: message,
           };
-          if (relay.accepted.length >= relay.stallAfter) {
+          if (relay.accepted.length + accepting >= relay.stallAfter) {
             relay.stalled.push(mail);
             return;
           }
@@ -65,7 +67,9 @@ export async function startRelay() {
             socket.write("451 4.3.0 try again later\r\n");
             continue;
           }
+          accepting += 1;
           setTimeout(() => {
+            accepting -= 1;
             relay.accepted.push(mail);
             socket.write("250 2.0.0 queued\r\n");
           }, relay.acceptDelayMs);

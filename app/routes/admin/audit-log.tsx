@@ -25,6 +25,7 @@ const ACTIONS: Record<AuditAction, string> = {
   "page.create": "Added page",
   "page.update": "Changed page",
   "page.delete": "Deleted page",
+  "series.delete": "Deleted series",
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
