@@ -136,8 +136,11 @@ describe("a post mailed to 1,000 subscribers", () => {
     const relay = await startRelay();
     sites.cleanup(() => relay.close());
     const ports = [await freePort(), await freePort()] as const;
-    const a = await start(site, ports[0], relay.port);
-    const b = await start(site, ports[1], relay.port);
+    // Started at the same moment, as instances behind a balancer may be.
+    const [a, b] = await Promise.all([
+      start(site, ports[0], relay.port),
+      start(site, ports[1], relay.port),
+    ]);
     await publish(ports[0], "To every reader, twice served");
     await waitFor(() => relay.accepted.length >= SUBSCRIBERS, "every mail", 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
