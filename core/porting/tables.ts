@@ -6,6 +6,8 @@
 export const CARRIED_TABLES = [
   "users",
   "categories",
+  // Decision 032: a writer's series (posts name theirs, so they come first).
+  "series",
   "posts",
   "post_tags",
   "post_revisions",
@@ -47,6 +49,7 @@ export type CarriedTable = (typeof CARRIED_TABLES)[number];
 export const TABLE_KEYS: Readonly<Record<CarriedTable, readonly string[]>> = {
   users: ["id"],
   categories: ["id"],
+  series: ["id"],
   pages: ["id"],
   page_slugs: ["slug"],
   page_revisions: ["id"],

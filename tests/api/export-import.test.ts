@@ -77,7 +77,25 @@ async function seedSite(site: Site) {
       .set({ photo_key: photo, bio: odd, is_admin: 1, suspended_at: "2026-01-02T03:04:05.678Z" })
       .where("id", "=", author.id)
       .execute();
-    const post = await db.selectFrom("posts").select("id").orderBy("id").executeTakeFirstOrThrow();
+    const post = await db
+      .selectFrom("posts")
+      .select(["id", "user_id"])
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    // A series (decision 032) of the post's writer's: the post in it at a place with a gap before
+    // it, as reordering leaves them, and another post of theirs, if any, first.
+    const seriesId = crypto.randomUUID();
+    await db
+      .insertInto("series")
+      .values({
+        id: seriesId,
+        user_id: post.user_id,
+        title: odd,
+        description: odd,
+        created_at: "2026-01-04T00:00:00.000Z",
+        updated_at: "2026-01-05T00:00:00.000Z",
+      })
+      .execute();
     await db
       .updateTable("posts")
       .set({
@@ -85,8 +103,16 @@ async function seedSite(site: Site) {
         publish_at: "2030-05-06T07:08:09.000Z",
         description: "x".repeat(20_000),
         image_alt: odd,
+        series_id: seriesId,
+        series_position: 7,
       })
       .where("id", "=", post.id)
+      .execute();
+    await db
+      .updateTable("posts")
+      .set({ series_id: seriesId, series_position: 2 })
+      .where("user_id", "=", post.user_id)
+      .where("id", "!=", post.id)
       .execute();
     const bodyImage = await storeImage(storage, await pngImage(1600, 900), 7_000_000);
     await db
@@ -383,7 +409,9 @@ describe(
     it("refuses a site that has rows, and changes nothing in it", async () => {
       const run = await runCli("import", [archive], source);
       expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/^The target site is not empty \(users, categories, posts/);
+      expect(run.stderr).toMatch(
+        /^The target site is not empty \(users, categories, series, posts/,
+      );
       expect(run.stderr).toContain("nothing was imported");
       expect(await snapshot(source)).toEqual({ rows: seeded.rows, files: seeded.files });
     });
@@ -530,6 +558,11 @@ describe("npm run export, then import into an empty site", { timeout: CLI_TIMEOU
     const restored = await snapshot(target);
     expect(restored.rows).toEqual(seeded.rows);
     expect(restored.files).toEqual(seeded.files);
+    // A post keeps its series and its place there.
+    expect(run.stdout).toContain("series: 1 rows");
+    const [series] = seeded.rows.series ?? [];
+    const placed = (restored.rows.posts ?? []).filter((row) => row.series_id === series?.id);
+    expect(placed.map((row) => row.series_position)).toContain(7);
     // Sign-ins and mailed links stay behind; the accounts and their passwords come along.
     const database = target.open();
     try {

@@ -43,6 +43,16 @@ export interface PostSummary {
   tags: string[];
   metaDescription: string | null;
   canonicalUrl: string | null;
+  /** DESIGN.md 11 ("Pages and series"): its series and place as readers number it; null: none. */
+  series: SeriesPlace | null;
+}
+
+/** Where a post stands in its series: among the published parts and itself. */
+export interface SeriesPlace {
+  _id: string;
+  title: string;
+  position: number;
+  total: number;
 }
 
 export interface PostComment {
