@@ -13,6 +13,8 @@ export default [
   route("posts/categories/:category", "routes/category.tsx"),
   route("tags/:name", "routes/tag.tsx"),
   route("pages/:slug", "routes/page.tsx"),
+  route("series", "routes/own-series.tsx"),
+  route("series/:id", "routes/series.tsx"),
   route("menu", "routes/menu.tsx"),
   route("search", "routes/search.tsx"),
   route("profile/:id", "routes/profile.tsx"),

@@ -5,6 +5,7 @@ import { IMAGE_ALT_MAX, IMAGE_CREATE_MAX_BYTES } from "../../contract/limits.js"
 import { parseWith, type FieldErrors } from "../../contract/validation.js";
 import { listCategories } from "../../core/categories/categories-service.js";
 import { createPost, listTags } from "../../core/posts/posts-service.js";
+import { listSeriesOf } from "../../core/series/series-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { attempt, fail, imageForm, limited } from "../features/forms/action.server.js";
 import { BodyEditor } from "../features/forms/body-editor.js";
@@ -19,6 +20,7 @@ import { newsletterDefaultOf } from "../../core/site-settings/site-settings-serv
 import { afterSaving, publishingFields } from "../features/posts/publishing.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
 import { WritingFields } from "../features/posts/writing-fields.js";
+import { seriesChoices } from "../features/series/series-field.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/create-post";
@@ -30,17 +32,19 @@ const CREATED_MS = 2000;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
-  const [categories, tags, audience, choice] = await Promise.all([
+  const [categories, tags, audience, choice, series] = await Promise.all([
     listCategories(context.deps),
     // The most used tags, offered as the writer types.
     listTags(context.deps),
     newsletterAudience(context.deps, viewer.actor.id),
     newsletterDefaultOf(context.deps),
+    listSeriesOf(context.deps, viewer.actor.id),
   ]);
   return {
     site: context.site,
     categories,
     tags,
+    series: seriesChoices(series),
     isAdmin: viewer.user.isAdmin,
     newsletter: { audience, choice },
   };
@@ -166,7 +170,11 @@ export default function CreatePost({ loaderData }: Route.ComponentProps) {
           maxLength={IMAGE_ALT_MAX}
           error={errors.imageAlt}
         />
-        <WritingFields errors={errors} suggestions={loaderData.tags} />
+        <WritingFields
+          errors={errors}
+          suggestions={loaderData.tags}
+          series={{ choices: loaderData.series }}
+        />
         <FormAlert result={result} />
         <PublishControls
           choices={["draft", "scheduled", "published"]}

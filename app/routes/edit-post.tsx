@@ -11,6 +11,7 @@ import {
   updatePost,
 } from "../../core/posts/posts-service.js";
 import { imageUrl } from "../../core/media/images.js";
+import { listSeriesOf } from "../../core/series/series-service.js";
 import { restoreRevision, revisionOf, revisionsOf } from "../../core/posts/revisions.js";
 import { PostPartialUpdateSchema, PostPublishingSchema } from "../../contract/content.js";
 import type { FieldErrors } from "../../contract/validation.js";
@@ -27,6 +28,7 @@ import { publishingFields } from "../features/posts/publishing.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
 import { revisionDiff, type DiffPart } from "../features/posts/revision-diff.server.js";
 import { WritingFields } from "../features/posts/writing-fields.js";
+import { seriesChoices } from "../features/series/series-field.js";
 import { pageMeta } from "../meta.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/edit-post";
@@ -50,12 +52,14 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { post } = await ownPost(context, params.id);
   const { deps } = context;
   const asked = new URL(request.url).searchParams.get("revision");
-  const [categories, tags, revisions, revision, offer] = await Promise.all([
+  const [categories, tags, revisions, revision, offer, series] = await Promise.all([
     listCategories(deps),
     listTags(deps),
     revisionsOf(deps, post.id, {}),
     asked ? revisionOf(deps, post.id, asked).catch(() => undefined) : undefined,
     newsletterOffer(deps, post),
+    // The writer's series (an admin editing another's post chooses among the writer's).
+    listSeriesOf(deps, post.user_id),
   ]);
   const current = {
     _id: post.id,
@@ -79,6 +83,10 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     revisions,
     revision: revision && { ...revision, diff: revisionDiff(revision, current) },
     newsletter: { ...offer, choice: post.newsletter },
+    series: {
+      choices: seriesChoices(series),
+      current: post.series_id,
+    },
   };
 }
 
@@ -144,7 +152,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
   });
 
 export default function EditPost({ loaderData }: Route.ComponentProps) {
-  const { post, categories, tags, revisions, revision } = loaderData;
+  const { post, categories, tags, revisions, revision, series } = loaderData;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const sending = navigation.formData?.get("status");
@@ -219,7 +227,7 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
           defaultValue={post.imageAlt ?? ""}
           error={errors.imageAlt}
         />
-        <WritingFields errors={errors} suggestions={tags} post={post} />
+        <WritingFields errors={errors} suggestions={tags} post={post} series={series} />
         <FormAlert result={result} />
         {post.status === "published" ? (
           <div className="publish-buttons">

@@ -5,6 +5,9 @@ import { listCommentThreads } from "../../core/comments/threads.js";
 import { getPost, likersOf } from "../../core/posts/posts-service.js";
 import { DomainError } from "../../core/shared/errors.js";
 import { getProfileBasics } from "../../core/users/users-service.js";
+import { seriesPartsOf } from "../../core/series/series-service.js";
+import { SeriesBox, SeriesEnd } from "../features/series/series-box.js";
+import seriesStyles from "../features/series/series.css?url";
 import { pageMeta } from "../meta.js";
 import { imageSources } from "../ui/format.js";
 import { CommentThreads } from "../features/comments/comment-threads.js";
@@ -46,6 +49,7 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: postBodyStyles },
   { rel: "stylesheet", href: publishingStyles },
   { rel: "stylesheet", href: commentStyles },
+  { rel: "stylesheet", href: seriesStyles },
 ];
 
 /** Comment threads shown per page of a post; the newest page is shown first. */
@@ -135,6 +139,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     const { bio, socialMedia } = await getProfileBasics(deps, undefined, post.user._id, {
       withPosts: false,
     });
+    // Its series' parts as readers see them, the same for every reader (decision 032).
+    const seriesParts = await seriesPartsOf(deps, post);
     const owned = { user_id: post.user._id };
     // Readers get the rendered body only; its Markdown goes to the author's edit form alone. Its
     // likes and counts are the live part's, so a like changes nothing else in the page's data.
@@ -176,6 +182,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     return {
       post: shown,
       author: { bio, socialMedia },
+      seriesParts,
       site: context.site,
       member: isMember(context),
       viewer,
@@ -220,7 +227,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
 };
 
 export default function PostDetails({ loaderData }: Route.ComponentProps) {
-  const { post, author, site, live, member, viewer } = loaderData;
+  const { post, author, site, live, member, viewer, seriesParts } = loaderData;
   // The edit form's choices: the categories the root loads for the header.
   const categories = useRouteLoaderData<typeof rootLoader>("root")?.categories ?? [];
   const result = useActionData<typeof action>();
@@ -308,6 +315,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null,
       )}
+      <SeriesBox postId={post._id} series={post.series} parts={seriesParts} />
       <div
         ref={bodyRef}
         className="post-body"
@@ -316,6 +324,7 @@ export default function PostDetails({ loaderData }: Route.ComponentProps) {
         // from the writer, no script, no style). Nothing else may ever be passed here.
         dangerouslySetInnerHTML={{ __html: post.html }}
       />
+      <SeriesEnd postId={post._id} parts={seriesParts} />
       <aside className="author-box" aria-label="About the author">
         <img
           src={post.user.profilePhoto.url}

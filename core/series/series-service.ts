@@ -1,5 +1,10 @@
 import { sql, type Kysely, type Selectable } from "kysely";
-import { SeriesCreateSchema, seriesMessages, SeriesUpdateSchema } from "../../contract/series.js";
+import {
+  SeriesCreateSchema,
+  seriesMessages,
+  SERIES_POSTS_MAX,
+  SeriesUpdateSchema,
+} from "../../contract/series.js";
 import type { Database, SeriesTable } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
@@ -149,7 +154,7 @@ export async function updateSeries(deps: CoreDeps, actor: Actor, id: string, bod
         })
         .where("id", "=", series.id)
         .execute();
-      if (posts !== undefined) await placePosts(trx, series, posts);
+      if (posts !== undefined) await placePosts(trx, series, posts, iso(deps.clock()));
     }),
   );
   return getSeries(deps, actor, series.id);
@@ -160,7 +165,23 @@ async function placePosts(
   trx: Kysely<Database>,
   series: Pick<SeriesRow, "id" | "user_id">,
   ids: readonly string[],
+  now: string,
 ) {
+  // The writer's other series its posts move from changed too (their pages' dates say so).
+  if (ids.length > 0) {
+    await trx
+      .updateTable("series")
+      .set({ updated_at: now })
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("posts")
+          .select("posts.series_id")
+          .where("posts.id", "in", ids)
+          .where("posts.series_id", "is not", null)
+          .where("posts.series_id", "!=", series.id),
+      )
+      .execute();
+  }
   let leaving = trx
     .updateTable("posts")
     .set({ series_id: null, series_position: null })
@@ -230,8 +251,8 @@ export async function listSeriesOf(deps: Pick<CoreDeps, "db">, userId: string) {
 
 /**
  * The columns that put a post in the series `seriesId` of its writer's (at its end), or in none
- * (`null` or ""): 400 naming `series` for a series that is not the writer's. A post already in
- * that series keeps its place.
+ * (`null` or ""): 400 naming `series` for a series that is not the writer's or is full. A post
+ * already in that series keeps its place.
  */
 export async function seriesColumnsFor(
   deps: Pick<CoreDeps, "db">,
@@ -250,10 +271,100 @@ export async function seriesColumnsFor(
         .executeTakeFirst()
     : undefined;
   if (!series) throw invalid(m.seriesUnknown, { series: m.seriesUnknown });
+  // Full, it takes no more: the writer could no longer send its whole list to order it.
+  const held = await deps.db
+    .selectFrom("posts")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("series_id", "=", series.id)
+    .executeTakeFirstOrThrow();
+  if (Number(held.n) >= SERIES_POSTS_MAX) throw invalid(m.postsTooMany, { series: m.postsTooMany });
   return {
     series_id: series.id,
     // Last in it, counted in the write itself (two posts joining at once may share a number:
     // their order is then their ids', and the writer's next ordering numbers them apart).
     series_position: sql<number>`(select coalesce(max(series_position), 0) + 1 from posts where series_id = ${series.id})`,
   };
+}
+
+/**
+ * The parts of a post's series as its page lists them (decision 032): id and title of the
+ * series' published posts in its order, and the post itself where it is not out yet (its
+ * writer's page shows where it will stand). One read through the series index; none for a post
+ * in no series.
+ */
+export async function seriesPartsOf(
+  deps: Pick<CoreDeps, "db">,
+  post: { _id: string; series: { _id: string } | null },
+) {
+  if (post.series === null) return [];
+  const rows = await deps.db
+    .selectFrom("posts")
+    .select(["id", "title"])
+    .where("series_id", "=", post.series._id)
+    .where((eb) => eb.or([eb("status", "=", "published"), eb("id", "=", post._id)]))
+    .orderBy("series_position")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({ _id: row.id, title: row.title }));
+}
+
+/** The most posts a series' page offers to add: its writer's newest. */
+export const SERIES_OFFERED_MAX = 200;
+
+/**
+ * What a series' writer may add to it (its page's "Add a post"): their posts in no series or in
+ * another of theirs (added here, it moves), drafts too, newest first, with that other series'
+ * title.
+ */
+export async function postsToAddTo(
+  deps: Pick<CoreDeps, "db">,
+  series: { _id: string; author: { _id: string } },
+) {
+  const rows = await deps.db
+    .selectFrom("posts")
+    .leftJoin("series", "series.id", "posts.series_id")
+    .select(["posts.id", "posts.title", "posts.status", "series.title as series_title"])
+    .where("posts.user_id", "=", series.author._id)
+    .where((eb) =>
+      eb.or([eb("posts.series_id", "is", null), eb("posts.series_id", "!=", series._id)]),
+    )
+    .orderBy("posts.created_at", "desc")
+    .orderBy("posts.id", "desc")
+    .limit(SERIES_OFFERED_MAX)
+    .execute();
+  return rows.map((row) => ({
+    _id: row.id,
+    title: row.title,
+    status: row.status,
+    /** The series it leaves if added here; null: none. */
+    inSeries: row.series_title,
+  }));
+}
+
+/** The series readers can read (one published post or more), for the sitemap. */
+export async function listPublishedSeriesStamps(deps: Pick<CoreDeps, "db">) {
+  const rows = await deps.db
+    .selectFrom("series")
+    .select(["series.id", "series.updated_at"])
+    .select((eb) =>
+      eb
+        .selectFrom("posts")
+        .select((inner) => inner.fn.max("posts.updated_at").as("at"))
+        .whereRef("posts.series_id", "=", "series.id")
+        .where("posts.status", "=", "published")
+        .as("post_updated_at"),
+    )
+    .orderBy("series.id")
+    .execute();
+  return rows.flatMap((row) =>
+    row.post_updated_at === null
+      ? []
+      : [
+          {
+            id: row.id,
+            // Its page changes with its own edits and with its posts'.
+            updatedAt: row.post_updated_at > row.updated_at ? row.post_updated_at : row.updated_at,
+          },
+        ],
+  );
 }

@@ -9,8 +9,15 @@ import type { SiteSettingsReader } from "./site-settings.js";
 import type { ContentVersion } from "./content-version.js";
 import { selectFeed, topicQuery, type FeedTopic } from "./feed-selection.js";
 import { cdata, xmlSafe, xmlText } from "./xml-text.js";
-import { categoryPath, pagePath, postPath, profilePath } from "../../contract/page-paths.js";
+import {
+  categoryPath,
+  pagePath,
+  postPath,
+  profilePath,
+  seriesPath,
+} from "../../contract/page-paths.js";
 import { listPublishedPageStamps } from "../../core/pages/pages-service.js";
+import { listPublishedSeriesStamps } from "../../core/series/series-service.js";
 
 /** The sitemap protocol's limit of URLs in one file: past it, `/sitemap.xml` is an index. */
 export const SITEMAP_URLS_MAX = 50_000;
@@ -158,10 +165,11 @@ export function feedRoutes(
 
   // Every post is read to build it: built once per content version, not once per crawler visit.
   const sitemaps = keptPerVersion(contentVersion, SITEMAP_MAX_AGE_MS, async () => {
-    const [posts, categories, pages] = await Promise.all([
+    const [posts, categories, pages, series] = await Promise.all([
       listPostStamps(deps),
       listCategories(deps),
       listPublishedPageStamps(deps),
+      listPublishedSeriesStamps(deps),
     ]);
     // A category's page is worth a crawler's visit only once it lists a published post.
     const used = new Set(posts.map((post) => post.category.trim().toLowerCase()));
@@ -175,6 +183,8 @@ export function feedRoutes(
         .map((c) => url(categoryPath(xmlSafe(c.title)))),
       ...posts.map((p) => url(postPath(p.id), p.updated_at)),
       ...pages.map((p) => url(pagePath(p.slug), p.updated_at)),
+      // A series once readers can read one of its posts (decision 032).
+      ...series.map((s) => url(seriesPath(s.id), s.updatedAt)),
     ];
     return splitSitemaps(base, urls, urlsMax);
   });

@@ -252,6 +252,9 @@ const SHARED_PAGES: readonly { path: RegExp; reads: readonly string[] }[] = [
   { path: /^\/@[^/]+$/, reads: ["page"] },
   // Static pages (decision 032): kept for visitors only (a draft is a 404 to them, never kept).
   { path: /^\/pages\/[^/]+$/, reads: [] },
+  // A series' page (decision 032): kept for visitors; members' pages are rendered for them (its
+  // writer's shows their drafts and the form that orders it).
+  { path: /^\/series\/[^/]+$/, reads: [] },
   { path: /^\/login$/, reads: ["next"] },
   // Kept in the searches' own budget (`isSearchAddress`): any text is a query.
   { path: /^\/search$/, reads: ["q", "page"] },

@@ -18,6 +18,7 @@ import {
   toggleLikeOf,
   type PostDetail,
 } from "../support/post-fixtures.js";
+import { seriesCalls } from "../support/series-fixtures.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 /**
@@ -36,9 +37,11 @@ let queries: string[] = [];
 
 /**
  * The most queries any one page or call may take: the signed-in post page takes 9 (its reader's
- * unread notifications and Saved/Following state, decision 016).
+ * unread notifications and Saved/Following state, decision 016), 10 for its author's page of a
+ * draft in a series (the parts readers see, decision 032); the full editor showing a revision
+ * takes 10 too (the writer's series to choose from).
  */
-const MOST_QUERIES = 9;
+const MOST_QUERIES = 10;
 
 /** Who asks: pages carry the session cookie (as a browser does), calls the bearer token. */
 type Who = "visitor" | "member" | "admin";
@@ -209,9 +212,12 @@ beforeAll(async () => {
     category: "Travel",
     tags: "counted",
   });
+  const counted: PostDetail[] = [];
   for (let i = 0; i < 7; i += 1) {
     const tags = "counted,more";
-    await addPost(api, author, { title: `Counted ${String(i)}`, category: "Travel", tags });
+    counted.push(
+      await addPost(api, author, { title: `Counted ${String(i)}`, category: "Travel", tags }),
+    );
   }
   const own = await addPost(api, viewer, { title: "Counted by the reader", category: "Food" });
   const draft = await addPost(api, viewer, { category: "Food", status: "draft" });
@@ -240,6 +246,17 @@ beforeAll(async () => {
     api.get<{ _id: string }[]>(`/api/pages/${about.body._id}/revisions`, { token: admin.token }),
   );
   const pageRevisionId = pageRevisions.body[0]?._id ?? "";
+  // Series (decision 032): the author's, of three posts (more join it below), and the reader's
+  // own, of their post and their draft.
+  const { addSeries, orderSeries } = seriesCalls(api);
+  const newSeries = async (who: TestUser, title: string, posts: PostDetail[]) => {
+    const made = await addSeries(who, { title });
+    await orderSeries(made._id, who, posts);
+    return made._id;
+  };
+  const authorSeries = await newSeries(author, "Counted in order", counted.slice(0, 3));
+  const ownSeries = await newSeries(viewer, "The reader's series", [own, draft]);
+  const inSeries = counted[1]?._id ?? "";
   const remark = await addComment(api, viewer, post._id, "A remark");
   await put(`/api/users/follow/${author.id}`, viewer);
   await put(`/api/posts/bookmark/${post._id}`, viewer);
@@ -412,6 +429,14 @@ beforeAll(async () => {
     { path: `/admin-dashboard/pages/${about.body._id}`, as: "admin" },
     { path: "/pages/about", as: "visitor" },
     { path: "/pages/about", as: "member" },
+    // Series (decision 032): a visitor's and a reader's, the writer's own (drafts, its form), the
+    // writer's list, and a post's page with its series' parts.
+    { path: `/series/${authorSeries}`, as: "visitor" },
+    { path: `/series/${authorSeries}`, as: "member" },
+    { path: `/series/${ownSeries}`, as: "member" },
+    { path: "/series", as: "member" },
+    { path: `/posts/details/${inSeries}`, as: "visitor", shows: "Counted in order" },
+    { path: `/posts/details/${inSeries}`, as: "member", shows: "Counted in order" },
   ];
   const callAsks: Ask[] = [
     { path: "/api/posts?pageNumber=1", as: "member" },
@@ -470,6 +495,8 @@ beforeAll(async () => {
     { path: "/api/pages/about-us", as: "visitor" },
     { path: `/api/pages/${about.body._id}/revisions`, as: "admin" },
     { path: `/api/pages/${about.body._id}/revisions/${pageRevisionId}`, as: "admin" },
+    { path: `/api/series/${authorSeries}`, as: "visitor" },
+    { path: `/api/series/${ownSeries}`, as: "member" },
     // The interactive reference and its files (which take no token), as the route table names
     // them.
     ...getCalls()
@@ -508,7 +535,9 @@ beforeAll(async () => {
 
   for (const person of await addPeople(7)) await arrive(person);
   for (let i = 0; i < 4; i += 1) {
-    await addPost(api, author, { title: `More ${String(i)}`, category: "Travel" });
+    // Into the author's series too: its pages read as many parts in the same queries.
+    const series = authorSeries;
+    await addPost(api, author, { title: `More ${String(i)}`, category: "Travel", series });
   }
   large = await measure();
 

@@ -3,6 +3,7 @@ import { buildUser } from "../support/factories.js";
 import { client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { addPost } from "../support/post-fixtures.js";
+import { seriesCalls } from "../support/series-fixtures.js";
 import { expectAccessible, expectNoProblems, shows, signIn, openBrowserSite } from "./browser.js";
 
 const {
@@ -245,5 +246,205 @@ describe("the full editor", () => {
     await other.context.close();
     expectNoProblems(site);
     await site.context.close();
+  });
+});
+
+describe("series (issue 51, decision 032)", () => {
+  it("a writer makes a series of three on a phone and orders it, without JavaScript too; a visitor walks it with Next", async () => {
+    const api = client(server.url);
+    const part = (title: string, status?: "draft") =>
+      addPost(api, author, { title, category: "Travel", description: `About ${title}.`, status });
+    const first = await part("Rails of Wales: Cardiff");
+    const second = await part("Rails of Wales: Brecon");
+    const third = await part("Rails of Wales: Snowdon");
+    const draft = await part("Rails of Wales: the unfinished line", "draft");
+
+    const site = await open({ phone: true, signedIn: author.token });
+    const { page } = site;
+    await page.goto("/");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await page
+      .getByRole("navigation", { name: "Side menu" })
+      .getByRole("link", { name: "Series" })
+      .click();
+    await page.waitForURL("**/series");
+    await shows(page.getByText("No series yet."));
+    // Checked in the browser first: a series needs its title.
+    await page.getByRole("button", { name: "Create series" }).click();
+    await shows(page.getByText("Series title is required"));
+    await page.getByLabel("Title").fill("Rails of Wales");
+    await page.getByLabel("Description (optional)").fill("Three lines, south to north.");
+    await page.getByRole("button", { name: "Create series" }).click();
+    await page.waitForURL((url) => /^\/series\/[^/]+$/.test(url.pathname));
+    await shows(page.getByRole("heading", { level: 1, name: "Rails of Wales" }));
+    await shows(page.getByText("No posts in this series yet."));
+    const seriesUrl = new URL(page.url()).pathname;
+
+    // Added one by one at the end: Snowdon, Cardiff, Brecon.
+    const manage = page.getByRole("region", { name: "Manage this series" });
+    for (const post of [third, first, second]) {
+      await manage.getByLabel("Add a post").selectOption(post._id);
+      await manage.getByRole("button", { name: "Save" }).click();
+      await shows(manage.getByRole("button", { name: `Remove “${post.title}”` }));
+    }
+    await expectAccessible(page);
+    // The draft joins from the full editor's Series field, at the end.
+    await page.goto(`/posts/edit/${draft._id}`);
+    await page.getByLabel("Series (optional)").selectOption({ label: "Rails of Wales" });
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await shows(page.getByRole("status").getByText("Draft saved."));
+    await page.getByRole("link", { name: "Manage series" }).click();
+    await page.waitForURL("**/series");
+    await page.getByRole("link", { name: "Rails of Wales" }).click();
+    await page.waitForURL(`**${seriesUrl}`);
+    await shows(page.locator(".series-item").getByText("Draft", { exact: true }));
+
+    // Ordered with Up and Down, without JavaScript: Cardiff up, Snowdon down, the draft up.
+    const plain = await open({ phone: true, javaScriptEnabled: false, signedIn: author.token });
+    await plain.page.goto(seriesUrl);
+    const form = plain.page.getByRole("region", { name: "Manage this series" });
+    /** The rows' titles, in order, without their numbers and state. */
+    const order = async () =>
+      (await form.locator(".series-row-title").allInnerTexts()).map((row) =>
+        row.replace(/^\d+\. /, "").replace(/\s+Draft$/, ""),
+      );
+    for (const [button, after] of [
+      [`Move up “${first.title}”`, [first, third, second, draft]],
+      [`Move down “${third.title}”`, [first, second, third, draft]],
+      [`Move up “${draft.title}”`, [first, second, draft, third]],
+    ] as const) {
+      await form.getByRole("button", { name: button }).click();
+      await expect.poll(order).toEqual(after.map((post) => post.title));
+    }
+    // Its writer sees the draft's would-be place on its page.
+    await page.goto(`/posts/details/${draft._id}`);
+    await shows(page.getByText("Part 3 of 4 in"));
+
+    // A visitor on a phone: part 1 of 3, then Next to the end; the draft is nowhere.
+    const visitor = await open({ phone: true });
+    const reader = visitor.page;
+    await reader.goto(`/posts/details/${first._id}`);
+    const box = reader.getByRole("navigation", { name: /^Part \d of \d in/ });
+    await shows(box.getByText("Part 1 of 3 in"));
+    await shows(box.getByRole("link", { name: "Rails of Wales", exact: true }));
+    expect(await box.getByRole("listitem").allInnerTexts()).toEqual([
+      first.title,
+      second.title,
+      third.title,
+    ]);
+    expect(await box.locator('[aria-current="page"]').innerText()).toBe(first.title);
+    await expectAccessible(reader);
+    for (const [at, post] of [
+      [2, second],
+      [3, third],
+    ] as const) {
+      await box.getByRole("link", { name: `Next: ${post.title}` }).click();
+      await reader.waitForURL(`**/posts/details/${post._id}`);
+      await shows(box.getByText(`Part ${String(at)} of 3 in`));
+      await shows(reader.getByRole("heading", { level: 1, name: post.title }));
+    }
+    expect(await box.getByRole("link", { name: /^Next:/ }).count()).toBe(0);
+    await shows(box.getByRole("link", { name: `Previous: ${second.title}` }));
+    expect(await reader.getByText(draft.title).count()).toBe(0);
+    // The series' page: the three parts in order, numbered, with its feeds.
+    await box.getByRole("link", { name: "Rails of Wales", exact: true }).click();
+    await reader.waitForURL(`**${seriesUrl}`);
+    await shows(reader.getByRole("heading", { level: 1, name: "Rails of Wales" }));
+    const parts = reader.getByRole("list", { name: "Parts" });
+    await expect
+      .poll(() => parts.locator(".series-item-number").allInnerTexts())
+      .toEqual(["Part 1", "Part 2", "Part 3"]);
+    expect(await parts.getByRole("heading", { level: 2 }).allInnerTexts()).toEqual([
+      first.title,
+      second.title,
+      third.title,
+    ]);
+    await shows(reader.getByRole("link", { name: "RSS feed" }));
+    expect(await reader.getByRole("region", { name: "Manage this series" }).count()).toBe(0);
+    await expectAccessible(reader);
+    for (const watched of [site, plain, visitor]) {
+      expectNoProblems(watched);
+      await watched.context.close();
+    }
+  });
+  it("renders a series' page for visitors (kept), readers and its writer, its feeds in the head, and the post's box", async () => {
+    const api = client(server.url);
+    const reader = await buildUser(server, api);
+    const { _id: id } = await seriesCalls(api).addSeries(author, {
+      title: "Tunnels <& bridges>",
+      description: "Two crossings.",
+    });
+    const series = id;
+    const out = await addPost(api, author, {
+      title: "The Severn tunnel",
+      category: "Travel",
+      series,
+    });
+    const hidden = await addPost(api, author, {
+      title: "A bridge not yet written",
+      category: "Travel",
+      status: "draft",
+      series,
+    });
+    const last = await addPost(api, author, {
+      title: "The Forth bridge",
+      category: "Travel",
+      series,
+    });
+    const as = (token?: string) =>
+      fetch(`${server.url}/series/${id}`, token ? { headers: { cookie: `session=${token}` } } : {});
+
+    const visitor = await as();
+    expect(visitor.status).toBe(200);
+    const html = await visitor.text();
+    expect(html).toContain('<h1 class="page-title">Tunnels &lt;&amp; bridges&gt;</h1>');
+    expect(html).toContain(
+      `<link rel="alternate" type="application/rss+xml" href="/rss.xml?series=${id}"`,
+    );
+    expect(html).toContain(`href="/feed.json?series=${id}"`);
+    expect(html).toContain('<meta name="description" content="Two crossings."/>');
+    expect(html).toContain('<meta property="og:title" content="Tunnels &lt;&amp; bridges&gt;"/>');
+    expect(html).toContain(">Part 2<");
+    expect(html).not.toContain(hidden.title);
+    expect(html).not.toContain("Manage this series");
+    // Kept for visitors: the same render again.
+    expect(await (await as()).text()).toBe(html);
+    // A reader who is not its writer: no draft, no form.
+    const theirs = await (await as(reader.token)).text();
+    expect(theirs).toContain(out.title);
+    expect(theirs).not.toContain(hidden.title);
+    expect(theirs).not.toContain("Manage this series");
+    // Its writer: the draft marked, and the form.
+    const writers = await (await as(author.token)).text();
+    expect(writers).toContain(hidden.title);
+    expect(writers).toContain("Manage this series");
+    expect(writers).toContain('<span class="status-tag">Draft</span>');
+
+    // The post's box: its place as readers count it, the parts, previous and next.
+    const post = await (await fetch(`${server.url}/posts/details/${last._id}`)).text();
+    expect(post).toContain("Part 2 of 2 in ");
+    const box = post.slice(post.indexOf('class="series-box"'), post.indexOf('class="post-body"'));
+    expect(box).toMatch(new RegExp(`<a rel="prev"[^>]* href="/posts/details/${out._id}"`));
+    expect(box).not.toContain('rel="next"');
+    expect(post).toContain(`<span aria-current="page">${last.title}</span>`);
+    expect(post).not.toContain(hidden.title);
+    // A reader's page is made from the members' shell, the box in it (the test server checks it
+    // against the page rendered whole).
+    const member = await fetch(`${server.url}/posts/details/${last._id}`, {
+      headers: { cookie: `session=${reader.token}` },
+    });
+    expect(member.status).toBe(200);
+    expect(await member.text()).toContain("Part 2 of 2 in ");
+    const plain = await (await fetch(`${server.url}/posts/details/${out._id}`)).text();
+    expect(plain).toMatch(new RegExp(`<a rel="next"[^>]* href="/posts/details/${last._id}"`));
+
+    // In the sitemap once a post of it is out; an unknown series is a 404; /series is a member's.
+    expect(await (await fetch(`${server.url}/sitemap.xml`)).text()).toContain(`/series/${id}<`);
+    for (const unknown of ["no-such-series", "0b7e1f9a-3c44-4d2e-9a51-6f1d2c3b4a59"]) {
+      expect((await fetch(`${server.url}/series/${unknown}`)).status, unknown).toBe(404);
+    }
+    const away = await fetch(`${server.url}/series`, { redirect: "manual" });
+    expect(away.status).toBe(302);
+    expect(away.headers.get("location")).toBe("/?from=%2Fseries");
   });
 });

@@ -30,6 +30,7 @@ const SIGN_IN_REASONS: readonly { path: RegExp; reason: string; back: string }[]
     back: "Log in and go back to the profile",
   },
   { path: /^\/stats(?:\/|$)/, reason: "Log in to see your stats.", back: "Log in to see them" },
+  { path: /^\/series$/, reason: "Log in to see your series.", back: "Log in to see them" },
   {
     path: /^\/settings\/security$/,
     reason: "Log in to see your account's security.",

@@ -16,7 +16,7 @@ import { SiteLinks } from "./site-links.js";
 import type { NavigationLink } from "../../../contract/navigation.js";
 import type { ViewerPart } from "../../../contract/viewer-part.js";
 import { ThemeMenu } from "../theme/theme-menu.js";
-import { categoryPath, profilePath } from "../../../contract/page-paths.js";
+import { categoryPath, ownSeriesPath, profilePath } from "../../../contract/page-paths.js";
 import { loginReturningTo, returnPath } from "../auth/return-path.js";
 import type { SiteInfo, Viewer } from "../../../contract/site-host.js";
 
@@ -242,6 +242,9 @@ export function Header(props: {
                         <Link to="/stats">Stats</Link>
                       </li>
                       <li>
+                        <Link to={ownSeriesPath}>Series</Link>
+                      </li>
+                      <li>
                         <Form method="post" action="/logout">
                           <button type="submit" className="link-button">
                             Logout
@@ -317,6 +320,9 @@ export function MenuLinks(props: {
           </li>
           <li>
             <Link to="/stats">Stats</Link>
+          </li>
+          <li>
+            <Link to={ownSeriesPath}>Series</Link>
           </li>
           <li>
             <Link to="/settings">Settings</Link>

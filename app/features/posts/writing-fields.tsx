@@ -2,17 +2,21 @@ import { useState } from "react";
 import { META_DESCRIPTION_MAX } from "../../../contract/limits.js";
 import type { FieldErrors } from "../../../contract/validation.js";
 import { Field, TextAreaField } from "../forms/field.js";
+import { SeriesField, type SeriesChoice } from "../series/series-field.js";
 import { tagSuggestions } from "./tag-suggestions.js";
 
 /**
  * The fields of DESIGN.md 10 ("Writing") in a post form: tags with suggestions from the most used
- * ones, and the search-engine fields folded away until wanted (open when one of them is refused).
+ * ones, the writer's series (decision 032), and the search-engine fields folded away until wanted
+ * (open when one of them is refused).
  */
 export function WritingFields(props: {
   errors: FieldErrors;
   suggestions: readonly { name: string }[];
   /** The post's own values, when it has them (the editor); the create form starts blank. */
   post?: { tags: string[]; metaDescription: string | null; canonicalUrl: string | null };
+  /** The writer's series to choose from, and the post's own (none when absent). */
+  series: { choices: readonly SeriesChoice[]; current?: string | null };
 }) {
   const { errors, post } = props;
   const [typed, setTyped] = useState(post?.tags.join(", ") ?? "");
@@ -38,6 +42,11 @@ export function WritingFields(props: {
           <option key={value} value={value} />
         ))}
       </datalist>
+      <SeriesField
+        choices={props.series.choices}
+        current={props.series.current}
+        error={errors.series}
+      />
       <details className="seo-fields" open={Boolean(errors.metaDescription ?? errors.canonicalUrl)}>
         <summary>Search engines and sharing</summary>
         <TextAreaField
