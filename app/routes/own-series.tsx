@@ -1,12 +1,10 @@
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
-import { POST_TITLE_MAX } from "../../contract/limits.js";
 import { ownSeriesPath, seriesPath } from "../../contract/page-paths.js";
-import { SERIES_DESCRIPTION_MAX } from "../../contract/series-rules.js";
 import { createSeries, listSeriesOf } from "../../core/series/series-service.js";
 import { requireViewer } from "../features/auth/guards.server.js";
 import { flashCookie } from "../features/flash.server.js";
 import { attempt, formFields, limited } from "../features/forms/action.server.js";
-import { Field, TextAreaField } from "../features/forms/field.js";
+import { SeriesFields } from "../features/series/series-manager.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { useClientValidation } from "../features/forms/form-state.js";
 import seriesStyles from "../features/series/series.css?url";
@@ -91,21 +89,7 @@ export default function OwnSeries({ loaderData }: Route.ComponentProps) {
         <h2 id="new-series-title">New series</h2>
         <Form method="post" noValidate {...form} className="form">
           <FormAlert result={result} />
-          <Field
-            label="Title"
-            name="title"
-            maxLength={POST_TITLE_MAX}
-            defaultValue={typed?.title}
-            error={errors.title}
-          />
-          <TextAreaField
-            label="Description (optional)"
-            name="description"
-            rows={3}
-            maxLength={SERIES_DESCRIPTION_MAX}
-            defaultValue={typed?.description}
-            error={errors.description}
-          />
+          <SeriesFields title={typed?.title} description={typed?.description} errors={errors} />
           <p className="field-hint">You add and order its posts on its page next.</p>
           <button type="submit" className="button" disabled={busy}>
             Create series

@@ -15,12 +15,11 @@ import { useAuthorLink } from "../features/posts/byline.js";
 import { cardsOf } from "../features/posts/post-card.js";
 import { STATUS_LABELS } from "../features/posts/publish-controls.js";
 import { seriesPostsFromForm } from "../features/series/series-form.js";
-import { SeriesManager, type SeriesRow } from "../features/series/series-manager.js";
+import { DeleteSeries, SeriesManager, type SeriesRow } from "../features/series/series-manager.js";
 import seriesStyles from "../features/series/series.css?url";
 import publishingStyles from "../features/posts/publishing.css?url";
 import { feedLinks } from "../feed-links.js";
 import { pageMeta } from "../meta.js";
-import { ConfirmDelete } from "../ui/confirm-delete.js";
 import { shortDate } from "../ui/format.js";
 import { useToastOn } from "../ui/toasts.js";
 import type { Route } from "./+types/series";
@@ -155,14 +154,7 @@ export default function Series({ loaderData }: Route.ComponentProps) {
           form={form}
         />
       ) : canDelete ? (
-        <div className="series-delete">
-          <ConfirmDelete
-            what="series"
-            label="Delete series"
-            fields={{ intent: "delete" }}
-            warning="Once deleted, you will not be able to recover this series! Its posts stay on the site, in no series."
-          />
-        </div>
+        <DeleteSeries />
       ) : null}
     </article>
   );

@@ -65,20 +65,10 @@ export function SeriesManager(props: {
         </button>
         <input type="hidden" name={SERIES_FORM} value="1" />
         <FormAlert result={props.result} />
-        <Field
-          label="Title"
-          name="title"
-          maxLength={POST_TITLE_MAX}
-          defaultValue={typed?.title ?? series.title}
-          error={errors.title}
-        />
-        <TextAreaField
-          label="Description (optional)"
-          name="description"
-          rows={3}
-          maxLength={SERIES_DESCRIPTION_MAX}
-          defaultValue={typed?.description ?? series.description}
-          error={errors.description}
+        <SeriesFields
+          title={typed?.title ?? series.title}
+          description={typed?.description ?? series.description}
+          errors={errors}
         />
         <fieldset className="fieldset">
           <legend>Posts, in reading order</legend>
@@ -122,14 +112,7 @@ export function SeriesManager(props: {
           Save
         </button>
       </Form>
-      <div className="series-delete">
-        <ConfirmDelete
-          what="series"
-          label="Delete series"
-          fields={{ intent: "delete" }}
-          warning="Once deleted, you will not be able to recover this series! Its posts stay on the site, in no series."
-        />
-      </div>
+      <DeleteSeries />
     </section>
   );
 }
@@ -171,5 +154,47 @@ function SeriesRowItem(props: {
       </span>
       {props.error ? <p className="field-error">{props.error}</p> : null}
     </li>
+  );
+}
+
+/** A series' title and description fields, as the writer last typed or saved them. */
+export function SeriesFields(props: {
+  title: string | undefined;
+  description: string | undefined;
+  errors: FieldErrors;
+}) {
+  const { errors } = props;
+  return (
+    <>
+      <Field
+        label="Title"
+        name="title"
+        maxLength={POST_TITLE_MAX}
+        defaultValue={props.title}
+        error={errors.title}
+      />
+      <TextAreaField
+        label="Description (optional)"
+        name="description"
+        rows={3}
+        maxLength={SERIES_DESCRIPTION_MAX}
+        defaultValue={props.description}
+        error={errors.description}
+      />
+    </>
+  );
+}
+
+/** Delete series, asked first: its writer's, or an admin's on another's series. */
+export function DeleteSeries() {
+  return (
+    <div className="series-delete">
+      <ConfirmDelete
+        what="series"
+        label="Delete series"
+        fields={{ intent: "delete" }}
+        warning="Once deleted, you will not be able to recover this series! Its posts stay on the site, in no series."
+      />
+    </div>
   );
 }
