@@ -63,6 +63,8 @@ export default [
     ]),
     // A file, outside the layout: its loader alone decides who may have it.
     route("stats/export.csv", "routes/admin/stats-export.tsx"),
+    // A draft page saving itself (JSON in and out): its action checks who asks.
+    route("page-autosave", "routes/admin/page-autosave.tsx"),
   ]),
   // `/@username` (any other single segment no route above knows answers 404 there).
   route(":handle", "routes/author.tsx"),

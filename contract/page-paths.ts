@@ -71,5 +71,7 @@ export const pagePath = (slug: string) => `/pages/${encodeURIComponent(slug)}`;
 
 /** The admin's list of static pages, and a page's editor (`new` for a page still to write). */
 export const adminPagesPath = "/admin-dashboard/pages";
+/** Where a draft page saves itself as an admin types (a resource route, POST alone). */
+export const pageAutosavePath = "/admin-dashboard/page-autosave";
 export const pageEditorPath = (pageId: string) =>
   `/admin-dashboard/pages/${encodeURIComponent(pageId)}`;

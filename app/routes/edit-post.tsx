@@ -22,7 +22,8 @@ import { BodyEditor } from "../features/forms/body-editor.js";
 import { Field, SelectField } from "../features/forms/field.js";
 import { FormAlert } from "../features/forms/form-alert.js";
 import { ImageInput } from "../features/forms/image-input.js";
-import { useAutosave, type AutosaveState } from "../features/posts/autosave.js";
+import { useAutosave } from "../features/posts/autosave.js";
+import { AutosaveStatus } from "../features/posts/autosave-status.js";
 import { LocalTime, PublishControls, STATUS_LABELS } from "../features/posts/publish-controls.js";
 import { publishingFields } from "../features/posts/publishing.server.js";
 import publishingStyles from "../features/posts/publishing.css?url";
@@ -277,34 +278,6 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
 }
 
 type Loaded = Route.ComponentProps["loaderData"];
-
-/** What became of the draft's last changes; read out by screen readers as it changes. */
-function AutosaveStatus({ state }: { state: AutosaveState }) {
-  const text =
-    state.kind === "idle"
-      ? "Changes to this draft save themselves as you write."
-      : state.kind === "waiting"
-        ? "Unsaved changes…"
-        : state.kind === "saving"
-          ? "Saving…"
-          : state.kind === "saved"
-            ? "Saved"
-            : state.message;
-  return (
-    <p
-      role="status"
-      className={`autosave-status${state.kind === "failed" ? " autosave-failed" : ""}`}
-    >
-      {text}
-      {state.kind === "saved" ? (
-        <>
-          {" "}
-          <LocalTime iso={state.at} />
-        </>
-      ) : null}
-    </p>
-  );
-}
 
 /** The post's earlier versions, one shown against the text as it is now, with Restore. */
 function Revisions(props: {

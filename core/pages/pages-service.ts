@@ -1,6 +1,4 @@
 import type { Kysely, Selectable } from "kysely";
-import { REVISIONS_PAGE_SIZE } from "../../contract/limits.js";
-import { PageQuerySchema } from "../../contract/content.js";
 import {
   isPageSlug,
   PageCreateSchema,
@@ -11,11 +9,10 @@ import type { Database, PagesTable, PageStatus } from "../../db/schema.js";
 import { recordAudit } from "../audit/audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { bodyImagesNamedIn, imageSizesOf, keysNamedIn } from "../posts/body-images.js";
-import { pageOf } from "../posts/queries.js";
-import { presentRevisionEntry } from "../posts/revisions.js";
+import { AUTOSAVE_REVISION_MS } from "../posts/posts-service.js";
 import { changingContent } from "../shared/content-changes.js";
 import { iso } from "../shared/clock.js";
-import { conflict, DomainError, forbidden, notFound } from "../shared/errors.js";
+import { conflict, DomainError, forbidden, invalid, notFound } from "../shared/errors.js";
 import { isId, newId } from "../shared/ids.js";
 import { validate } from "../shared/validate.js";
 import { presentPublicUser } from "../users/presenters.js";
@@ -271,13 +268,33 @@ const slugRace = (deps: CoreDeps, slug: string, pageId: string) => async (error:
   throw error;
 };
 
-/** `PUT /api/pages/:id` (admins): any of the fields; the text it replaces is kept as a revision. */
-export async function updatePage(deps: CoreDeps, actor: Actor, id: string, input: unknown) {
+export const pageAutosaveMessages = {
+  notDraft: "Only a draft page saves itself: save this page with its button",
+} as const;
+
+/**
+ * `PUT /api/pages/:id` (admins): any of the fields; the text it replaces is kept as a revision.
+ * `autosave`: a draft saving itself as an admin types (the editor, as a post's draft does,
+ * decision 022): only over the version it was read at (409 else), a revision at most every
+ * `AUTOSAVE_REVISION_MS`, not audited (a draft is nobody's news until it is saved or published
+ * with the button, which is) and no kept render made again (no one but admins sees a draft).
+ */
+export async function updatePage(
+  deps: CoreDeps,
+  actor: Actor,
+  id: string,
+  input: unknown,
+  options: { autosave?: boolean } = {},
+) {
   requireAdmin(actor);
   const fields = validate(PageUpdateSchema, input);
   const page = await pageById(deps, id);
   if (!page) throw notFound(pageMessages.notFound);
-  if (fields.updatedAt !== undefined && fields.updatedAt !== page.updated_at) {
+  const { autosave = false } = options;
+  if (autosave && (page.status !== "draft" || (fields.status ?? "draft") !== "draft")) {
+    throw invalid(pageAutosaveMessages.notDraft);
+  }
+  if ((fields.updatedAt !== undefined || autosave) && fields.updatedAt !== page.updated_at) {
     throw conflict(pageMessages.changedElsewhere);
   }
   const body =
@@ -289,7 +306,7 @@ export async function updatePage(deps: CoreDeps, actor: Actor, id: string, input
   const status = fields.status ?? page.status;
   const textChanges =
     (fields.title !== undefined && fields.title !== page.title) || body !== undefined;
-  await changingContent(deps, () =>
+  const write = () =>
     deps.db.transaction().execute(async (trx) => {
       // Another page's slug is refused before anything is written.
       if (slug !== page.slug) await takeSlug(trx, slug, page.id);
@@ -324,16 +341,33 @@ export async function updatePage(deps: CoreDeps, actor: Actor, id: string, input
           .values({ slug: page.slug, page_id: page.id, created_at: now })
           .execute();
       }
-      if (textChanges) await keepRevision(trx, page, actor.id, now);
+      if (textChanges && !(autosave && (await revisedLately(trx, page.id, now)))) {
+        await keepRevision(trx, page, actor.id, now);
+      }
       if (body) await claimPageImages(trx, page.id, body, now);
+      if (autosave) return;
       await recordAudit(trx, deps, actor, "page.update", {
         kind: "page",
         id: page.id,
         summary: fields.title ?? page.title,
       });
-    }),
-  ).catch(slugRace(deps, slug, page.id));
+    });
+  // A draft saving itself stays a draft: nothing anyone else sees has changed.
+  await (autosave ? write() : changingContent(deps, write)).catch(slugRace(deps, slug, page.id));
   return findPageForAdmin(deps, actor, page.id);
+}
+
+/** Whether a page's last revision is younger than `AUTOSAVE_REVISION_MS` at `now`. */
+async function revisedLately(db: Kysely<Database>, pageId: string, now: string) {
+  const since = new Date(Date.parse(now) - AUTOSAVE_REVISION_MS).toISOString();
+  const recent = await db
+    .selectFrom("page_revisions")
+    .select("id")
+    .where("page_id", "=", pageId)
+    .where("created_at", ">", since)
+    .limit(1)
+    .executeTakeFirst();
+  return recent !== undefined;
 }
 
 /** Keeps a page's text before an edit, and lets the oldest go beyond `REVISIONS_KEPT`. */
@@ -385,71 +419,4 @@ export async function deletePage(deps: CoreDeps, actor: Actor, id: string) {
     }),
   );
   return { pageId: page.id, message: pageMessages.deleted };
-}
-
-/** `GET /api/pages/:id/revisions` (admins): newest first, a page at a time. */
-export async function listPageRevisions(
-  deps: CoreDeps,
-  actor: Actor,
-  pageId: string,
-  query: unknown,
-) {
-  const page = await findPageForAdmin(deps, actor, pageId);
-  const { pageNumber } = validate(PageQuerySchema.pick({ pageNumber: true }), query);
-  const { limit, offset } = pageOf(pageNumber ?? 1, REVISIONS_PAGE_SIZE);
-  const rows = await deps.db
-    .selectFrom("page_revisions")
-    .leftJoin("users", "users.id", "page_revisions.editor_id")
-    .select([
-      "page_revisions.id",
-      "page_revisions.title",
-      "page_revisions.created_at",
-      "users.id as editor_id",
-      "users.username as editor_username",
-      "users.photo_key as editor_photo_key",
-    ])
-    .where("page_revisions.page_id", "=", page._id)
-    .orderBy("page_revisions.created_at", "desc")
-    .orderBy("page_revisions.id", "desc")
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map((row) => presentRevisionEntry(deps, row));
-}
-
-/** `GET /api/pages/:id/revisions/:revisionId` (admins): the text it kept. */
-export async function getPageRevision(
-  deps: CoreDeps,
-  actor: Actor,
-  pageId: string,
-  revisionId: string,
-) {
-  const page = await findPageForAdmin(deps, actor, pageId);
-  const row = isId(revisionId)
-    ? await deps.db
-        .selectFrom("page_revisions")
-        .select(["id", "title", "description", "created_at"])
-        .where("id", "=", revisionId)
-        .where("page_id", "=", page._id)
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw notFound(pageMessages.revisionNotFound);
-  return { _id: row.id, createdAt: row.created_at, title: row.title, description: row.description };
-}
-
-/**
- * `POST /api/pages/:id/revisions/:revisionId/restore` (admins): the page takes the revision's
- * text back as an edit (the text it replaces becomes a revision too).
- */
-export async function restorePageRevision(
-  deps: CoreDeps,
-  actor: Actor,
-  pageId: string,
-  revisionId: string,
-) {
-  const revision = await getPageRevision(deps, actor, pageId, revisionId);
-  return updatePage(deps, actor, pageId, {
-    title: revision.title,
-    description: revision.description,
-  });
 }

@@ -80,6 +80,8 @@ const NOT_COUNTED: Record<string, { path: string; status: number }> = {
   "page /posts/preview": { path: "/posts/preview", status: 405 },
   "page /posts/autosave": { path: "/posts/autosave", status: 405 },
   "page /posts/images": { path: "/posts/images", status: 405 },
+  // A draft page saving itself (decision 032), POST alone as a post's draft's.
+  "page /admin-dashboard/page-autosave": { path: "/admin-dashboard/page-autosave", status: 405 },
   // The security page's passkey options (decision 024), POST alone too.
   "page /settings/security/passkey-options": {
     path: "/settings/security/passkey-options",

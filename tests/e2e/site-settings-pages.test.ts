@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInAdmin, type TestUser } from "../support/factories.js";
+import { pageAutosaveMessages } from "../../core/pages/pages-service.js";
+import { buildUser, signInAdmin, type TestUser } from "../support/factories.js";
+import { postForm } from "../support/form-post.js";
 import { client, type Client } from "../support/http.js";
 import { pngImage } from "../support/images.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -173,5 +175,102 @@ describe("static pages on the site (decision 032)", () => {
       expect(refused.status, path).toBe(404);
       expect(await refused.text()).not.toContain("How it is made");
     }
+  });
+});
+
+describe("a draft page saving itself (decision 032)", () => {
+  interface Saved {
+    _id: string;
+    title: string;
+    slug: string;
+    description: string;
+    status: string;
+    updatedAt: string;
+  }
+  const as = (user: TestUser) => ({ cookie: `session=${user.token}` });
+  const autosave = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    postForm(server, "/admin-dashboard/page-autosave", new URLSearchParams(fields).toString(), {
+      accept: "application/json",
+      ...headers,
+    });
+  const fieldsOf = (saved: Saved, changes: Record<string, string> = {}) => ({
+    pageId: saved._id,
+    updatedAt: saved.updatedAt,
+    title: saved.title,
+    slug: saved.slug,
+    description: saved.description,
+    metaDescription: "",
+    ...changes,
+  });
+  const add = async (slug: string, status: "draft" | "published") => {
+    const made = await api.post<Saved>(
+      "/api/pages",
+      { title: `Page ${slug}`, slug, description: "First words.", status },
+      { token: admin.token },
+    );
+    expect(made.status, made.text).toBe(201);
+    return made.body;
+  };
+  const read = async (id: string) =>
+    (await api.get<Saved[]>("/api/pages", { token: admin.token })).body.find((p) => p._id === id);
+  const revisions = async (id: string) =>
+    (await api.get<unknown[]>(`/api/pages/${id}/revisions`, { token: admin.token })).body.length;
+  const audited = async () =>
+    (await api.get<unknown[]>("/api/admin/audit", { token: admin.token })).body.length;
+
+  it("refuses visitors, members, a published page, a stale version and a bad field", async () => {
+    const draft = await add("saves-itself", "draft");
+    const published = await add("out-already", "published");
+    const member = await buildUser(server, api);
+    expect((await autosave(fieldsOf(draft))).status).toBe(401);
+    expect((await autosave(fieldsOf(draft), as(member))).status).toBe(403);
+    const out = await autosave(fieldsOf(published, { title: "Changed?" }), as(admin));
+    expect(out.status).toBe(400);
+    expect(((await out.json()) as { message: string }).message).toBe(pageAutosaveMessages.notDraft);
+    const stale = await autosave(
+      fieldsOf(draft, { updatedAt: "2020-01-01T00:00:00.000Z", title: "Lost?" }),
+      as(admin),
+    );
+    expect(stale.status).toBe(409);
+    const missing = await autosave(fieldsOf(draft, { updatedAt: "", title: "Lost?" }), as(admin));
+    expect(missing.status).toBe(409);
+    // A save by itself never changes the page's state (the editor leaves the field out).
+    const publishing = await autosave(fieldsOf(draft, { status: "published" }), as(admin));
+    expect(publishing.status).toBe(400);
+    const blank = await autosave(fieldsOf(draft, { title: " " }), as(admin));
+    expect(blank.status).toBe(400);
+    expect(((await blank.json()) as { errors: Record<string, string> }).errors.title).toBe(
+      "Page title is required",
+    );
+    const asked = await fetch(`${server.url}/admin-dashboard/page-autosave`, {
+      headers: as(admin),
+    });
+    expect(asked.status).toBe(405);
+    expect(await read(draft._id)).toMatchObject({ title: draft.title, status: "draft" });
+    expect(await read(published._id)).toMatchObject({ title: published.title });
+  });
+
+  it("saves a draft as it is, keeps it a draft, one revision for a run of saves, unaudited", async () => {
+    const draft = await add("written-slowly", "draft");
+    const auditedBefore = await audited();
+    const first = await autosave(fieldsOf(draft, { description: "Second words." }), as(admin));
+    expect(first.status, await first.clone().text()).toBe(200);
+    const { updatedAt } = (await first.json()) as { updatedAt: string };
+    expect(updatedAt > draft.updatedAt).toBe(true);
+    const second = await autosave(
+      fieldsOf(draft, { updatedAt, description: "Third words.", title: "Written slowly" }),
+      as(admin),
+    );
+    expect(second.status).toBe(200);
+    const now = await api.get<Saved>(`/api/pages/${draft.slug}`, { token: admin.token });
+    expect(now.body).toMatchObject({
+      title: "Written slowly",
+      description: "Third words.",
+      status: "draft",
+    });
+    expect(await revisions(draft._id)).toBe(1);
+    expect(await audited()).toBe(auditedBefore);
+    // A draft is still nobody's but admins'.
+    expect((await fetch(`${server.url}/pages/${draft.slug}`)).status).toBe(404);
   });
 });

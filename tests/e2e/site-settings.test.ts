@@ -237,4 +237,37 @@ describe("site settings", () => {
       await watched.context.close();
     }
   });
+
+  it("a draft page saves itself as the admin writes, and the button's save then goes through", async () => {
+    const made = await client(server.url).post<{ _id: string }>(
+      "/api/pages",
+      { title: "Colophon", slug: "colophon", description: "Set in type.", status: "draft" },
+      { token: admin.token },
+    );
+    expect(made.status, made.text).toBe(201);
+    const site = await openSite(browser, server.config.publicUrl, { phone: true });
+    await signIn(site, server.config.publicUrl, admin.token);
+    const { page } = site;
+    await page.goto(`/admin-dashboard/pages/${made.body._id}`);
+    await shows(page.getByText("Changes to this draft save themselves as you write."));
+    await shows(page.getByRole("tab", { name: "Write" }));
+    const text = page.getByRole("textbox", { name: "Text (Markdown)" });
+    await text.press("End");
+    await text.pressSequentially(" Kept.");
+    await shows(page.getByRole("status").getByText(/^Saved/));
+    // The version the save by itself made is the one the button sends: no "changed elsewhere".
+    await page.getByLabel("Title").fill("How this site is made");
+    await page.getByRole("button", { name: "Save page" }).click();
+    await shows(page.getByText("Page saved"));
+    const saved = await client(server.url).get<{ title: string; description: string }>(
+      "/api/pages/colophon",
+      { token: admin.token },
+    );
+    expect(saved.body).toMatchObject({
+      title: "How this site is made",
+      description: "Set in type. Kept.",
+    });
+    expectNoProblems(site);
+    await site.context.close();
+  });
 });

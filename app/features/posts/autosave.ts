@@ -4,7 +4,15 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 const QUIET_MS = 2000;
 /** The least time between two saves (the route allows 60 in 5 minutes per address). */
 const EVERY_MS = 10_000;
-const AUTOSAVE_URL = "/posts/autosave";
+/** Where a post's draft saves itself, and under which name it says whose draft it is. */
+const POST_AUTOSAVE = { url: "/posts/autosave", idField: "postId" } as const;
+
+/** Where a draft saves itself: a resource route taking the editor's fields (JSON answers). */
+export interface AutosaveTarget {
+  url: string;
+  /** The field naming the draft saved (`postId`, `pageId`). */
+  idField: string;
+}
 
 export type AutosaveState =
   | { kind: "idle" }
@@ -13,14 +21,14 @@ export type AutosaveState =
   | { kind: "saved"; at: string }
   | { kind: "failed"; message: string; retry: boolean };
 
-/** The form's fields as a save sends them: no file, no state, the post and its last save. */
-function fieldsOf(form: HTMLFormElement, postId: string, updatedAt: string) {
+/** The form's fields as a save sends them: no file, no state, the draft and its last save. */
+function fieldsOf(form: HTMLFormElement, target: AutosaveTarget, id: string, updatedAt: string) {
   const sent = new URLSearchParams();
   for (const [name, value] of new FormData(form)) {
     if (typeof value !== "string" || name === "intent" || name === "status") continue;
     sent.append(name, value);
   }
-  sent.set("postId", postId);
+  sent.set(target.idField, id);
   sent.set("updatedAt", updatedAt);
   return sent;
 }
@@ -35,6 +43,7 @@ export function useAutosave(
   form: RefObject<HTMLFormElement | null>,
   post: { _id: string; updatedAt: string },
   enabled: boolean,
+  target: AutosaveTarget = POST_AUTOSAVE,
 ) {
   const [state, setState] = useState<AutosaveState>({ kind: "idle" });
   const version = useRef(post.updatedAt);
@@ -69,9 +78,9 @@ export function useAutosave(
       at.lastSave = Date.now();
       setState({ kind: "saving" });
       try {
-        const response = await fetch(AUTOSAVE_URL, {
+        const response = await fetch(target.url, {
           method: "POST",
-          body: fieldsOf(element, post._id, version.current),
+          body: fieldsOf(element, target, post._id, version.current),
           headers: { accept: "application/json" },
         });
         const body = (await response.json().catch(() => ({}))) as {
@@ -156,7 +165,7 @@ export function useAutosave(
       window.removeEventListener("online", online);
     };
     // Again when the form is made again (after a save by its buttons): the listeners are on it.
-  }, [form, post._id, post.updatedAt, enabled]);
+  }, [form, post._id, post.updatedAt, enabled, target]);
 
   return state;
 }

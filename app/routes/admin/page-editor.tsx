@@ -1,16 +1,20 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { META_DESCRIPTION_MAX, POST_TITLE_MAX } from "../../../contract/limits.js";
-import { adminPagesPath, pageEditorPath, pagePath } from "../../../contract/page-paths.js";
+import {
+  adminPagesPath,
+  pageAutosavePath,
+  pageEditorPath,
+  pagePath,
+} from "../../../contract/page-paths.js";
 import { PAGE_SLUG_MAX, pageMessages, slugFrom } from "../../../contract/page-rules.js";
 import {
   createPage,
   deletePage,
   findPageForAdmin,
-  listPageRevisions,
-  restorePageRevision,
   updatePage,
 } from "../../../core/pages/pages-service.js";
+import { listPageRevisions, restorePageRevision } from "../../../core/pages/page-revisions.js";
 import { requireAdmin } from "../../features/admin/guard.server.js";
 import { flashCookie } from "../../features/flash.server.js";
 import { attempt, fail, failure, formFields, limited } from "../../features/forms/action.server.js";
@@ -19,14 +23,20 @@ import { dropDraft, pageDraftKey } from "../../features/forms/draft-store.js";
 import { Field, SelectField, TextAreaField } from "../../features/forms/field.js";
 import { FormAlert } from "../../features/forms/form-alert.js";
 import { useClientValidation } from "../../features/forms/form-state.js";
+import { useAutosave, type AutosaveTarget } from "../../features/posts/autosave.js";
+import { AutosaveStatus } from "../../features/posts/autosave-status.js";
 import { pageMeta } from "../../meta.js";
 import { ConfirmDelete } from "../../ui/confirm-delete.js";
 import { dateTime } from "../../ui/format.js";
 import { useToastOn } from "../../ui/toasts.js";
+import type { FieldErrors } from "../../../contract/field-errors.js";
 import type { Route } from "./+types/page-editor";
 
 /** The address of the editor of a page still to write. */
 const NEW = "new";
+
+/** Where a draft page saves itself (decision 032). */
+const PAGE_AUTOSAVE: AutosaveTarget = { url: pageAutosavePath, idField: "pageId" };
 
 /**
  * A static page's editor (decision 032): the posts' body editor (Markdown, images, preview, the
@@ -126,16 +136,10 @@ export default function PageEditor({ loaderData }: Route.ComponentProps) {
     result?.errors,
   );
   const typed = typedOf(result);
-  // A new page's address follows its title until the admin types one of their own. The fields
-  // are the browser's (a draft brought back writes them as they were), read when they change.
-  const slugTyped = useRef(page !== undefined || Boolean(typed?.slug));
-  const slugField = (form: HTMLFormElement | null) => {
-    const field = form?.elements.namedItem("slug");
-    return field instanceof HTMLInputElement ? field : undefined;
-  };
   useEffect(() => {
     if (created) dropDraft(pageDraftKey(undefined));
   }, [created]);
+  const { formRef, autosave, version } = usePageAutosave(page);
   return (
     <>
       <h1 className="page-title">{page ? `Edit page: ${page.title}` : "New page"}</h1>
@@ -153,6 +157,7 @@ export default function PageEditor({ loaderData }: Route.ComponentProps) {
         noValidate
         {...form}
         className="card form page-form"
+        ref={formRef}
         // Made again once saved or restored: the fields start from the stored page.
         key={page?.updatedAt ?? "new"}
       >
@@ -160,38 +165,17 @@ export default function PageEditor({ loaderData }: Route.ComponentProps) {
         {page ? (
           // The version the typing started from: a refused save keeps it, so a change made
           // elsewhere meanwhile is refused again rather than written over.
-          <input type="hidden" name="updatedAt" value={typed?.updatedAt ?? page.updatedAt} />
+          <input
+            type="hidden"
+            name="updatedAt"
+            value={version ?? typed?.updatedAt ?? page.updatedAt}
+          />
         ) : null}
-        <Field
-          label="Title"
-          name="title"
-          defaultValue={typed?.title ?? page?.title}
-          maxLength={POST_TITLE_MAX}
-          error={errors.title}
-          onInput={(event) => {
-            const slug = slugField(event.currentTarget.form);
-            if (slug && !slugTyped.current) slug.value = slugFrom(event.currentTarget.value);
-          }}
-        />
-        <Field
-          label="Address"
-          hint="/pages/ and this: lowercase letters, digits and hyphens. Left blank, it follows the title; a new one keeps the old address working."
-          name="slug"
-          defaultValue={typed?.slug ?? page?.slug}
-          maxLength={PAGE_SLUG_MAX}
-          autoCapitalize="none"
-          autoComplete="off"
-          spellCheck={false}
-          error={errors.slug}
-          onInput={(event) => {
-            slugTyped.current = event.currentTarget.value !== "";
-          }}
-          onBlur={(event) => {
-            const title = event.currentTarget.form?.elements.namedItem("title");
-            if (event.currentTarget.value === "" && title instanceof HTMLInputElement) {
-              event.currentTarget.value = slugFrom(title.value);
-            }
-          }}
+        <TitleAndAddress
+          title={typed?.title ?? page?.title}
+          slug={typed?.slug ?? page?.slug}
+          slugGiven={page !== undefined || Boolean(typed?.slug)}
+          errors={errors}
         />
         <BodyEditor
           label="Text (Markdown)"
@@ -225,6 +209,7 @@ export default function PageEditor({ loaderData }: Route.ComponentProps) {
           <button type="submit" className="button" disabled={busy}>
             {page ? "Save page" : "Create page"}
           </button>
+          {page?.status === "draft" ? <AutosaveStatus state={autosave} /> : null}
         </div>
       </Form>
       {page ? (
@@ -277,5 +262,83 @@ function Revisions({ revisions }: { revisions: Route.ComponentProps["loaderData"
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * A draft page saves itself as the admin types (as a post's does, decision 022): the version the
+ * last of those saves made, for the button's save to send (else refused as a change made
+ * elsewhere); undefined until one is made, and again once the page is saved by its button.
+ */
+function usePageAutosave(page: { _id: string; updatedAt: string; status: string } | undefined) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const autosave = useAutosave(
+    formRef,
+    page ?? { _id: NEW, updatedAt: "" },
+    page?.status === "draft",
+    PAGE_AUTOSAVE,
+  );
+  const [version, setVersion] = useState<string>();
+  useEffect(() => {
+    if (autosave.kind === "saved") setVersion(autosave.at);
+  }, [autosave]);
+  useEffect(() => {
+    setVersion(undefined);
+  }, [page?.updatedAt]);
+  return { formRef, autosave, version };
+}
+
+/**
+ * A page's title and address. A new page's address follows its title until the admin types one
+ * of their own. The fields are the browser's (a draft brought back writes them as they were),
+ * read when they change.
+ */
+function TitleAndAddress(props: {
+  title: string | undefined;
+  slug: string | undefined;
+  /** Whether the address is the admin's own already (a saved page, a refused save's). */
+  slugGiven: boolean;
+  errors: FieldErrors;
+}) {
+  const { errors } = props;
+  const slugTyped = useRef(props.slugGiven);
+  const slugField = (form: HTMLFormElement | null) => {
+    const field = form?.elements.namedItem("slug");
+    return field instanceof HTMLInputElement ? field : undefined;
+  };
+  return (
+    <>
+      <Field
+        label="Title"
+        name="title"
+        defaultValue={props.title}
+        maxLength={POST_TITLE_MAX}
+        error={errors.title}
+        onInput={(event) => {
+          const slug = slugField(event.currentTarget.form);
+          if (slug && !slugTyped.current) slug.value = slugFrom(event.currentTarget.value);
+        }}
+      />
+      <Field
+        label="Address"
+        hint="/pages/ and this: lowercase letters, digits and hyphens. Left blank, it follows the title; a new one keeps the old address working."
+        name="slug"
+        defaultValue={props.slug}
+        maxLength={PAGE_SLUG_MAX}
+        autoCapitalize="none"
+        autoComplete="off"
+        spellCheck={false}
+        error={errors.slug}
+        onInput={(event) => {
+          slugTyped.current = event.currentTarget.value !== "";
+        }}
+        onBlur={(event) => {
+          const title = event.currentTarget.form?.elements.namedItem("title");
+          if (event.currentTarget.value === "" && title instanceof HTMLInputElement) {
+            event.currentTarget.value = slugFrom(title.value);
+          }
+        }}
+      />
+    </>
   );
 }

@@ -4,12 +4,14 @@ import {
   createPage,
   deletePage,
   findPageBySlug,
-  getPageRevision,
-  listPageRevisions,
   listPages,
-  restorePageRevision,
   updatePage,
 } from "../../../core/pages/pages-service.js";
+import {
+  getPageRevision,
+  listPageRevisions,
+  restorePageRevision,
+} from "../../../core/pages/page-revisions.js";
 import { optionalSignedIn, requireSignedIn } from "../../plugins/auth.js";
 import { documented } from "../openapi/route-docs.js";
 import { limits } from "../rate-limits.js";
