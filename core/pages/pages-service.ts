@@ -302,7 +302,9 @@ export async function updatePage(
       ? undefined
       : await renderPageBody(deps, fields.description);
   const now = iso(deps.clock());
-  const slug = fields.slug ?? page.slug;
+  // A save by itself leaves the address alone: half-typed, it would take a slug (and end the
+  // redirect another page keeps there) or clash with one; the button saves it.
+  const slug = (autosave ? undefined : fields.slug) ?? page.slug;
   const status = fields.status ?? page.status;
   const textChanges =
     (fields.title !== undefined && fields.title !== page.title) || body !== undefined;

@@ -579,7 +579,9 @@ export async function updatePost(
   };
   const { tags, metaDescription, canonicalUrl, imageAlt, newsletter } = input;
   const seriesColumns =
-    input.series === undefined
+    // A draft saving itself leaves its series as it is (one deleted or filled elsewhere meanwhile
+    // would refuse every save of the text); the editor's buttons save it.
+    input.series === undefined || autosave
       ? {}
       : await seriesColumnsFor(deps, post.user_id, input.series, post);
   // The text a reader reads changes: what it was is kept as a revision (decision 022).

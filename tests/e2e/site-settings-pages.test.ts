@@ -257,13 +257,20 @@ describe("a draft page saving itself (decision 032)", () => {
     expect(first.status, await first.clone().text()).toBe(200);
     const { updatedAt } = (await first.json()) as { updatedAt: string };
     expect(updatedAt > draft.updatedAt).toBe(true);
+    // The address as typed so far is not taken: the button saves it.
     const second = await autosave(
-      fieldsOf(draft, { updatedAt, description: "Third words.", title: "Written slowly" }),
+      fieldsOf(draft, {
+        updatedAt,
+        description: "Third words.",
+        title: "Written slowly",
+        slug: "saves-itself",
+      }),
       as(admin),
     );
     expect(second.status).toBe(200);
     const now = await api.get<Saved>(`/api/pages/${draft.slug}`, { token: admin.token });
     expect(now.body).toMatchObject({
+      slug: draft.slug,
       title: "Written slowly",
       description: "Third words.",
       status: "draft",

@@ -44,8 +44,12 @@ export function useAutosave(
   post: { _id: string; updatedAt: string },
   enabled: boolean,
   target: AutosaveTarget = POST_AUTOSAVE,
+  /** Told the version each save made (whatever the state shown: more typing may follow it). */
+  onSaved?: (updatedAt: string) => void,
 ) {
   const [state, setState] = useState<AutosaveState>({ kind: "idle" });
+  const savedListener = useRef(onSaved);
+  savedListener.current = onSaved;
   const version = useRef(post.updatedAt);
   const stopped = useRef(false);
   useEffect(() => {
@@ -90,6 +94,7 @@ export function useAutosave(
         if (over()) return;
         if (response.ok && body.updatedAt) {
           version.current = body.updatedAt;
+          savedListener.current?.(body.updatedAt);
           setState(changedSince() ? { kind: "waiting" } : { kind: "saved", at: body.updatedAt });
         } else if (response.status === 429 || response.status >= 500) {
           // Busy or failing for now: tried again later, as after a dropped network.

@@ -266,28 +266,33 @@ function Revisions({ revisions }: { revisions: Route.ComponentProps["loaderData"
 }
 
 /**
- * A draft page saves itself as the admin types (as a post's does, decision 022): the version the
- * last of those saves made, for the button's save to send (else refused as a change made
- * elsewhere); undefined until one is made, and again once the page is saved by its button.
+ * A draft page saves itself as the admin types (as a post's does, decision 022), and the button's
+ * save sends the version the last of those saves made (else it is refused as a change made
+ * elsewhere): the newest one this editor made, or the stored page's when this editor made it (a
+ * refused save keeps the version it sent, so a change by someone else is refused again).
  */
 function usePageAutosave(page: { _id: string; updatedAt: string; status: string } | undefined) {
   const formRef = useRef<HTMLFormElement>(null);
+  const [latest, setLatest] = useState<string>();
+  const made = useRef(new Set<string>());
   const autosave = useAutosave(
     formRef,
     page ?? { _id: NEW, updatedAt: "" },
     page?.status === "draft",
     PAGE_AUTOSAVE,
+    (updatedAt) => {
+      made.current.add(updatedAt);
+      setLatest(updatedAt);
+    },
   );
-  const [version, setVersion] = useState<string>();
+  const stored = page?.updatedAt;
+  // Read again after a save by the button (or someone else's change): its version is the newest.
   useEffect(() => {
-    if (autosave.kind === "saved") setVersion(autosave.at);
-  }, [autosave]);
-  useEffect(() => {
-    setVersion(undefined);
-  }, [page?.updatedAt]);
+    if (stored !== undefined && !made.current.has(stored)) setLatest(undefined);
+  }, [stored]);
+  const version = stored !== undefined && made.current.has(stored) ? stored : latest;
   return { formRef, autosave, version };
 }
-
 /**
  * A page's title and address. A new page's address follows its title until the admin types one
  * of their own. The fields are the browser's (a draft brought back writes them as they were),
