@@ -1,5 +1,5 @@
 import { updatePost } from "../../core/posts/posts-service.js";
-import { attempt, formFields } from "../features/forms/action.server.js";
+import { autosaveAnswer } from "../features/posts/autosave.server.js";
 import type { Route } from "./+types/post-autosave";
 
 /**
@@ -9,24 +9,11 @@ import type { Route } from "./+types/post-autosave";
  * browser either way).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = context.viewer;
-  if (!viewer) {
-    return Response.json({ message: "Please log in to save this draft" }, { status: 401 });
-  }
-  const tooMany = await context.limit("autosave");
-  if (tooMany) return Response.json({ message: tooMany }, { status: 429 });
-  const { postId = "", updatedAt = "", ...fields } = await formFields(request);
-  const result = await attempt(() =>
-    updatePost(context.deps, viewer.actor, postId, fields, {
+  return autosaveAnswer(request, context, (actor, { postId = "", updatedAt = "", ...fields }) =>
+    updatePost(context.deps, actor, postId, fields, {
       autosave: { expectedUpdatedAt: updatedAt },
     }),
   );
-  return result.ok
-    ? Response.json(
-        { updatedAt: result.value.updatedAt },
-        { headers: { "cache-control": "no-store" } },
-      )
-    : Response.json({ message: result.message, errors: result.errors }, { status: result.status });
 }
 
 /** Asked for as a page: there is nothing to see here. */
